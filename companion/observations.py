@@ -1,0 +1,78 @@
+"""Typed observations: what an input source saw, before any game interprets it.
+
+Devices (devices/), the camera (vision/) and the keyboard produce these; they never import a
+rules engine. Every observation says where it came from, how sure the source is, and when.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+
+def now() -> float:
+    return time.monotonic()
+
+
+@dataclass(frozen=True)
+class Observation:
+    source: str  # "keyboard", "serial:/dev/ttyUSB0", "camera:0", "dgt:loop://"
+    confidence: float = 1.0  # 0..1; below a game's threshold the companion asks to confirm
+    time: float = field(default_factory=now)
+    player: str | None = None  # who it is from, when the source knows (a seat, a prefix)
+
+
+@dataclass(frozen=True)
+class DiceSeen(Observation):
+    values: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class CardSeen(Observation):
+    card: str = ""  # normalised card id ("5H", "10D", "QS") or a deck's own id
+
+
+@dataclass(frozen=True)
+class TagSeen(Observation):
+    tag: str = ""  # raw tag / barcode id, mapped to a card or command via config tag maps
+
+
+@dataclass(frozen=True)
+class ButtonPressed(Observation):
+    button: str = ""  # device button name ("undo", "yes", "1")
+
+
+@dataclass(frozen=True)
+class BoardSeen(Observation):
+    """A whole-board occupancy reading (electronic chess board): square name -> piece symbol."""
+
+    squares: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class TextCommand(Observation):
+    """A typed console line ("roll 4", "undo", "buy")."""
+
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class DeviceHello(Observation):
+    name: str = ""
+    version: str = ""
+
+
+@dataclass(frozen=True)
+class DeviceStatus(Observation):
+    """Connection changes: "connected", "disconnected", "reconnected"."""
+
+    state: str = ""
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class DeviceError(Observation):
+    """Input that could not be understood; ``reason`` is fit to be spoken and logged."""
+
+    reason: str = ""
+    raw: str = ""
