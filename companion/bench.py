@@ -1,0 +1,23 @@
+"""``companion bench NAME``: benchmarks (never timed tests). Each prints figures and JSON."""
+
+from __future__ import annotations
+
+import importlib
+
+BENCHES: dict[str, str] = {
+    "latency": "benchmarks.latency:main",
+    "vision": "benchmarks.vision:main",
+    "cribbage": "benchmarks.cribbage_stats:main",
+    "perft": "benchmarks.perft:main",
+    "monopoly": "benchmarks.monopoly:main",
+    "dice": "benchmarks.dice_game:main",
+}
+
+
+def main(argv: list[str]) -> int:
+    if not argv or argv[0] not in BENCHES:
+        print("usage: companion bench {" + ",".join(BENCHES) + "} [options]")
+        return 2
+    module_name, _, func = BENCHES[argv[0]].partition(":")
+    result: int = getattr(importlib.import_module(module_name), func)(argv[1:])
+    return result
