@@ -1,0 +1,310 @@
+"""The three race games of rulebook 002: rules one by one, refusals, clones, random play."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import deque
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.engine import CHANCE, TERMINAL, Draw, GameOver, IllegalAction, Throw, TurnPasses
+from companion.games import find
+from companion.games._race import BoardError, RaceState
+
+NAMES = ["Red", "Blue", "Green", "Yellow"]
+
+
+def make(name: str, players: int = 2, **options: Any) -> RaceState:
+    game = find(name)(NAMES[:players], options)
+    state = game.new_state()
+    assert isinstance(state, RaceState)
+    return state
+
+
+def said(state: RaceState, *values: int) -> list[str]:
+    events = state.apply(Throw(tuple(values)))
+    return [e.describe(state.game.players) for e in events]
+
+
+def refused_unchanged(state: RaceState, action: Any) -> str:
+    before = state.to_json()
+    with pytest.raises(IllegalAction) as err:
+        state.apply(action)
+    assert state.to_json() == before
+    return err.value.reason
+
+
+def play_random(state: RaceState, rng: random.Random) -> int:
+    limit = state.game.max_length()
+    steps = 0
+    while not state.is_terminal():
+        assert state.current_player() == CHANCE
+        assert state.legal_actions() == []
+        state.apply(state.sample_chance(rng))
+        steps += 1
+        assert steps <= limit
+    return steps
+
+
+def write_board(tmp_path: Path, data: dict[str, Any]) -> str:
+    path = tmp_path / "board.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return str(path)
+
+
+# =========================================================================== Snakes and Ladders
+
+
+def test_snakes_aliases_and_spec() -> None:
+    for alias in ("snakes-ladders", "snakes", "snakes-and-ladders", "Snakes and Ladders"):
+        assert find(alias).spec.name == "snakes-ladders"
+    state = make("snakes")
+    assert state.game.spec.inputs == ("dice",)
+    assert state.chance() is not None and state.chance().count == 1  # type: ignore[union-attr]
+    assert state.chance().who == 0  # type: ignore[union-attr]
+    assert state.expected() == "Red to throw one die"
+
+
+def test_snakes_ladder_sentence() -> None:
+    state = make("snakes")
+    texts = said(state, 4)
+    assert texts[0] == "Red throws four and climbs the ladder from 4 to 14."
+    assert texts[-1] == "Blue's turn."
+    assert state.positions == [14, 0]
+    assert state.turn == 1
+
+
+def test_snakes_snake_sentence() -> None:
+    state = make("snakes")
+    state.positions = [92, 0]
+    assert said(state, 6)[0] == "Red throws six and slides down the snake from 98 to 78."
+    assert state.positions[0] == 78
+
+
+def test_snakes_plain_move() -> None:
+    state = make("snakes")
+    assert said(state, 2)[0] == "Red throws two and moves to 2."
+    said(state, 3)
+    assert said(state, 3)[0] == "Red throws three and moves from 2 to 5."
+
+
+def test_snakes_too_high_passes_the_turn() -> None:
+    state = make("snakes")
+    state.positions = [10, 97]
+    state.turn = 1
+    events = state.apply(Throw((6,)))
+    assert events[0].describe(state.game.players) == (
+        "Blue throws six: too many, Blue needs exactly three."
+    )
+    assert isinstance(events[-1], TurnPasses) and events[-1].player == 0
+    assert state.positions == [10, 97]
+    assert state.turn == 0
+
+
+def test_snakes_exact_throw_wins() -> None:
+    state = make("snakes")
+    state.positions = [97, 3]
+    events = state.apply(Throw((3,)))
+    assert isinstance(events[-1], GameOver) and events[-1].winners == (0,)
+    assert state.current_player() == TERMINAL
+    assert state.winners() == (0,)
+    assert state.scores() == [1.0, 0.0]
+    assert state.to_json()["winner"] == 0
+    assert state.to_json()["expected"] is None
+    assert "over" in refused_unchanged(state, Throw((1,)))
+
+
+def test_snakes_ladder_to_100_wins() -> None:
+    state = make("snakes")
+    state.positions = [76, 0]
+    texts = said(state, 4)
+    assert texts == ["Red throws four and climbs the ladder from 80 to 100.", "Red wins the game!"]
+
+
+def test_snakes_occupied_square_moves_on() -> None:
+    state = make("snakes", 3)
+    state.positions = [7, 10, 0]
+    texts = said(state, 3)
+    assert texts[:2] == [
+        "Red throws three and moves from 7 to 10.",
+        "10 is taken, so Red moves on to 11.",
+    ]
+    assert state.positions == [11, 10, 0]
+
+
+def test_snakes_occupied_next_square_too_moves_on_again() -> None:
+    state = make("snakes", 3)
+    state.positions = [7, 10, 11]
+    said(state, 3)
+    assert state.positions == [12, 10, 11]
+
+
+def test_snakes_moving_on_onto_a_ladder_foot_climbs() -> None:
+    state = make("snakes")
+    state.positions = [17, 20]
+    texts = said(state, 3)
+    assert texts[1:3] == [
+        "20 is taken, so Red moves on to 21.",
+        "Red climbs the ladder from 21 to 42.",
+    ]
+    assert state.positions[0] == 42
+
+
+def test_snakes_occupied_ladder_top_moves_on() -> None:
+    state = make("snakes")
+    state.positions = [0, 14]
+    texts = said(state, 4)
+    assert texts[:2] == [
+        "Red throws four and climbs the ladder from 4 to 14.",
+        "14 is taken, so Red moves on to 15.",
+    ]
+    assert state.positions == [15, 14]
+
+
+def test_snakes_moving_on_from_99_reaches_100_and_wins() -> None:
+    state = make("snakes")
+    state.positions = [97, 99]
+    events = state.apply(Throw((2,)))
+    assert isinstance(events[-1], GameOver) and events[-1].winners == (0,)
+
+
+def test_snakes_start_square_is_shared() -> None:
+    state = make("snakes")
+    state.positions = [0, 0]
+    state.turn = 1
+    said(state, 2)
+    assert state.positions == [0, 2]
+
+
+def test_snakes_refuses_bad_throws_unchanged() -> None:
+    state = make("snakes")
+    said(state, 2)
+    assert "one die" in refused_unchanged(state, Throw((2, 3)))
+    assert "7" in refused_unchanged(state, Throw((7,)))
+    assert "0" in refused_unchanged(state, Throw((0,)))
+    refused_unchanged(state, Draw("QS"))
+    refused_unchanged(state, Throw(()))
+
+
+def test_snakes_two_dice_option() -> None:
+    state = make("snakes", dice=2)
+    assert state.chance().count == 2  # type: ignore[union-attr]
+    refused_unchanged(state, Throw((3,)))
+    assert said(state, 3, 4)[0] == "Red throws three and four and moves to 7."
+
+
+def test_snakes_bounce_option() -> None:
+    state = make("snakes", overshoot="bounce")
+    state.positions = [97, 0]
+    texts = said(state, 5)
+    assert texts[0] == "Red throws five, reaches 100 and counts back to 98."
+    assert texts[1] == "Red slides down the snake from 98 to 78."
+    assert state.positions[0] == 78
+
+
+def test_snakes_clone_is_independent() -> None:
+    state = make("snakes")
+    said(state, 4)
+    copy = state.clone()
+    before = state.to_json()
+    said(copy, 5)
+    said(copy, 6)
+    assert state.to_json() == before
+    assert copy.to_json() != before
+
+
+def test_snakes_classic_board_matches_published_single_player_figures() -> None:
+    # Jake VanderPlas (2017) for the Milton Bradley board, one player, a throw past 100 stays:
+    # 39.2 expected turns from the start, 7 turns at the fewest. The transition of every square
+    # is taken from the engine (the other token waits at the start, which is never "occupied").
+    import numpy as np
+
+    game = find("snakes")(["Red", "Blue"])
+    last = game.board.squares
+    squares = [s for s in range(last) if s not in game.board.jumps]
+    index = {s: i for i, s in enumerate(squares)}
+    moves = np.zeros((len(squares), len(squares)))
+    nexts: dict[int, set[int]] = {}
+    for square in squares:
+        for face in range(1, 7):
+            state = game.new_state()
+            state.positions = [square, 0]
+            state.apply(Throw((face,)))
+            end = state.positions[0]
+            nexts.setdefault(square, set()).add(end)
+            if end != last:
+                moves[index[square], index[end]] += 1 / 6
+    expected = np.linalg.inv(np.eye(len(squares)) - moves).sum(axis=1)[index[0]]
+    assert expected == pytest.approx(39.2, abs=0.05)
+    depth = {0: 0}
+    queue = deque([0])
+    while queue:
+        here = queue.popleft()
+        for there in nexts.get(here, ()):
+            if there not in depth:
+                depth[there] = depth[here] + 1
+                queue.append(there)
+    assert depth[last] == 7
+
+
+@pytest.mark.parametrize(
+    "data, fault",
+    [
+        ({"squares": 100, "ladders": [[10, 5]]}, "must go up"),
+        ({"squares": 100, "snakes": [[10, 50]]}, "must go down"),
+        ({"squares": 100, "ladders": [[10, 150]]}, "between 1 and 100"),
+        ({"squares": 100, "ladders": [[10, 20]], "snakes": [[10, 2]]}, "already starts"),
+        ({"squares": 100, "ladders": [[10, 20], [20, 30]]}, "starts another"),
+        ({"squares": 100, "ladders": [[10]]}, "pair"),
+        ({"squares": "many"}, "whole number"),
+        ({"ladders": []}, "missing field 'squares'"),
+    ],
+)
+def test_snakes_bad_board_files_are_refused_clearly(
+    tmp_path: Path, data: dict[str, Any], fault: str
+) -> None:
+    path = write_board(tmp_path, data)
+    with pytest.raises(BoardError) as err:
+        find("snakes")(["Red", "Blue"], {"board": path})
+    assert fault in str(err.value) and path in str(err.value)
+
+
+def test_snakes_board_file_not_json_or_missing(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text("{ladders", encoding="utf-8")
+    with pytest.raises(BoardError, match="not valid JSON"):
+        find("snakes")(["Red", "Blue"], {"board": str(bad)})
+    with pytest.raises(BoardError, match="not found"):
+        find("snakes")(["Red", "Blue"], {"board": str(tmp_path / "none.json")})
+
+
+def test_snakes_custom_board(tmp_path: Path) -> None:
+    path = write_board(tmp_path, {"name": "tiny", "squares": 20, "ladders": [[2, 15]]})
+    game = find("snakes")(["Red", "Blue"], {"board": path})
+    state = game.new_state()
+    said(state, 2)
+    assert state.positions == [15, 0]
+    assert state.to_json()["board"] == "tiny"
+    assert state.to_json()["last_square"] == 20
+
+
+@pytest.mark.parametrize("options", [{}, {"dice": 2}, {"overshoot": "bounce"}])
+def test_snakes_random_games_end_with_positions_in_range(options: dict[str, Any]) -> None:
+    rng = random.Random(2002)
+    lengths = []
+    for _ in range(700):
+        state = make("snakes", rng.randint(2, 4), **options)
+        jumps = state.game.board.jumps
+        while not state.is_terminal():
+            state.apply(state.sample_chance(rng))
+            assert all(0 <= p <= 100 for p in state.positions)
+            resting = [p for p in state.positions if p]
+            assert len(resting) == len(set(resting)), "two tokens share a square"
+            assert not set(resting) & set(jumps), "a token rests on a ladder foot or snake head"
+            assert state.throws <= state.game.max_length()
+        assert state.positions[state.winners()[0]] == 100
+        lengths.append(state.throws)
+    assert max(lengths) < state.game.max_length()
