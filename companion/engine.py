@@ -330,6 +330,10 @@ class Game(ABC):
         """Turn a typed game command ("buy", "e4", "11-15") into an action, or refuse."""
         raise IllegalAction(f"I don't know the command {text.split()[0]!r}")
 
+    def query(self, state: State, text: str) -> str | None:
+        """Answer a question that changes nothing ("balance", "rent Boardwalk"), or None."""
+        return None
+
     def command_help(self) -> str:
         """One line per game-specific console command, for ``help``."""
         return ""
@@ -420,6 +424,10 @@ class State(ABC):
             verb = "throw" if request.kind == "dice" else "draw"
             return f"{who}{verb} {request.describe()}".capitalize()
         return f"{names[self.current_player()]} to move"
+
+    def may_act(self, player: int) -> bool:
+        """Whether ``player`` may give input now (auctions and discards let anyone act)."""
+        return player == self.actor()
 
     def sample_chance(self, rng: random.Random) -> Action:
         request = self.chance()

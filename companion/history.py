@@ -1,0 +1,38 @@
+"""``companion history``: the journal as readable rows (and stable JSON, docs/json.md)."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from companion.engine import decode_action
+from companion.games import find
+from companion.journal import ACTION, CORRECT, REFUSED, UNDO, Journal
+
+
+def history_rows(journal: Journal) -> list[dict[str, Any]]:
+    meta = journal.meta()
+    game = find(meta["game"])(meta["players"], meta["options"])
+    rows = []
+    for entry in journal.entries():
+        if entry.kind == ACTION:
+            text = str(decode_action(entry.payload, game.action_types))
+        elif entry.kind == UNDO:
+            n = entry.payload.get("count", 1)
+            text = "undo" + (f" ({n} actions)" if n != 1 else "")
+        elif entry.kind == CORRECT:
+            text = f"correct to {decode_action(entry.payload['action'], game.action_types)}"
+        elif entry.kind == REFUSED:
+            text = f"refused {entry.payload.get('input', '')!r}: {entry.note}"
+        else:
+            text = entry.kind
+        rows.append({
+            "seq": entry.seq,
+            "time": time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(entry.time)),
+            "kind": entry.kind,
+            "text": text,
+            "source": entry.source,
+            "confidence": entry.confidence,
+            "payload": entry.payload,
+        })
+    return rows

@@ -1,0 +1,163 @@
+"""The journal: every accepted input, committed to SQLite before it is announced.
+
+One database per game. Entries are never deleted: undo and corrections are entries too, so
+history stays auditable and ``replay`` (used by resume and by undo) rebuilds the exact state.
+WAL with synchronous=FULL makes each commit durable against a power cut, not only a crash.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+SCHEMA_VERSION = 1
+
+# Entry kinds. "refused" entries are for the audit trail only; replay skips them.
+ACTION = "action"
+UNDO = "undo"
+CORRECT = "correct"
+REFUSED = "refused"
+
+
+@dataclass(frozen=True)
+class Entry:
+    seq: int
+    time: float  # wall clock, seconds since the epoch
+    kind: str
+    payload: dict[str, Any]
+    source: str
+    confidence: float
+    note: str
+
+
+class JournalError(Exception):
+    pass
+
+
+class Journal:
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        # check_same_thread=False: the session may be driven from the loop thread while the
+        # CLI built it on the main thread; the session serialises all access itself.
+        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.executescript(
+            """
+            CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+            CREATE TABLE IF NOT EXISTS entries (
+                seq INTEGER PRIMARY KEY,
+                time REAL NOT NULL,
+                kind TEXT NOT NULL,
+                payload TEXT NOT NULL,
+                source TEXT NOT NULL DEFAULT '',
+                confidence REAL NOT NULL DEFAULT 1.0,
+                note TEXT NOT NULL DEFAULT ''
+            );
+            """
+        )
+
+    @classmethod
+    def memory(cls) -> Journal:
+        return cls(":memory:")
+
+    # --- meta ---------------------------------------------------------------------
+
+    def write_meta(self, meta: Mapping[str, Any]) -> None:
+        with self._transaction():
+            for key, value in {"schema": SCHEMA_VERSION, **meta}.items():
+                self._db.execute(
+                    "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)",
+                    (key, json.dumps(value)),
+                )
+
+    def meta(self) -> dict[str, Any]:
+        rows = self._db.execute("SELECT key, value FROM meta").fetchall()
+        if not rows:
+            raise JournalError(f"{self.path} is not a Table Companion journal (no game in it)")
+        return {key: json.loads(value) for key, value in rows}
+
+    # --- entries --------------------------------------------------------------------
+
+    def append(
+        self,
+        kind: str,
+        payload: Mapping[str, Any],
+        *,
+        source: str = "",
+        confidence: float = 1.0,
+        note: str = "",
+    ) -> int:
+        with self._transaction():
+            cursor = self._db.execute(
+                "INSERT INTO entries(time, kind, payload, source, confidence, note)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (time.time(), kind, json.dumps(payload), source, confidence, note),
+            )
+        seq = cursor.lastrowid
+        assert seq is not None
+        return seq
+
+    def entries(self) -> Iterator[Entry]:
+        for row in self._db.execute(
+            "SELECT seq, time, kind, payload, source, confidence, note FROM entries ORDER BY seq"
+        ):
+            yield Entry(row[0], row[1], row[2], json.loads(row[3]), row[4], row[5], row[6])
+
+    def count(self) -> int:
+        (n,) = self._db.execute("SELECT COUNT(*) FROM entries").fetchone()
+        return int(n)
+
+    def close(self) -> None:
+        self._db.close()
+
+    def _transaction(self) -> _Transaction:
+        return _Transaction(self._db)
+
+
+class _Transaction:
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+
+    def __enter__(self) -> None:
+        self.db.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, exc_type: object, *_: object) -> None:
+        self.db.execute("ROLLBACK" if exc_type else "COMMIT")
+
+
+def journal_dir() -> Path:
+    from companion.config import user_data_dir
+
+    return user_data_dir() / "games"
+
+
+def new_journal_path(game: str) -> Path:
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    base = journal_dir() / f"{stamp}-{game}"
+    path = base.with_suffix(".sqlite")
+    n = 1
+    while path.exists():
+        n += 1
+        path = Path(f"{base}-{n}.sqlite")
+    return path
+
+
+def latest_journal(name: str | None = None) -> Path:
+    """The newest journal, or the newest whose file name contains ``name``."""
+    folder = journal_dir()
+    candidates = sorted(
+        (p for p in folder.glob("*.sqlite") if name is None or name in p.name),
+        key=lambda p: p.stat().st_mtime,
+    )
+    if not candidates:
+        what = f" matching {name!r}" if name else ""
+        raise JournalError(f"no saved game{what} in {folder}; start one with 'companion play'")
+    return candidates[-1]

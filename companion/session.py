@@ -1,0 +1,348 @@
+"""The session: the one object that owns a game's state.
+
+Every input goes through ``submit``: interpreted into an action, journaled (committed), applied,
+then announced. A refusal is announced and logged with its reason and changes nothing. Undo and
+corrections are journal entries; the state after them is rebuilt by replaying the journal, the
+same code path as ``resume``, so replay equals live by construction.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from companion import console
+from companion.engine import (
+    CHANCE,
+    Action,
+    Draw,
+    Event,
+    Game,
+    IllegalAction,
+    Priority,
+    Shuffle,
+    State,
+    Throw,
+    decode_action,
+    encode_action,
+)
+from companion.games import find
+from companion.journal import ACTION, CORRECT, REFUSED, UNDO, Journal
+from companion.observations import (
+    ButtonPressed,
+    DeviceError,
+    DeviceHello,
+    DeviceStatus,
+    Observation,
+    TagSeen,
+    TextCommand,
+)
+from companion.phrases import Phrasebook
+from companion.tags import TagMap
+from companion.voice import Sink
+
+log = logging.getLogger("companion.session")
+
+CONFIRM_BELOW = 0.9  # readings less sure than this are confirmed before they count
+CHANCE_ACTIONS = (Throw, Draw, Shuffle)
+
+
+@dataclass(frozen=True)
+class Reply:
+    accepted: bool
+    text: str = ""
+    quit: bool = False
+
+
+@dataclass(frozen=True)
+class _Pending:
+    action: Action
+    source: str
+    confidence: float
+
+
+class Session:
+    def __init__(
+        self,
+        game: Game,
+        journal: Journal,
+        announcer: Sink,
+        *,
+        seed: int = 0,
+        auto_chance: frozenset[str] = frozenset(),
+        phrases: Phrasebook | None = None,
+        confirm_below: float = CONFIRM_BELOW,
+        tags: TagMap | None = None,
+    ) -> None:
+        self.game = game
+        self.journal = journal
+        self.announcer = announcer
+        self.seed = seed
+        self.auto_chance = auto_chance  # chance kinds resolved by a seeded random source
+        self.phrases = phrases or Phrasebook.load()
+        self.confirm_below = confirm_below
+        self.tags = tags or TagMap()
+        self.state: State = game.new_state()
+        self.applied: list[Action] = []  # the effective actions, after undo and corrections
+        self.last_announcement = ""
+        self.pending: _Pending | None = None
+        self.listeners: list[Callable[[Session, Sequence[Event]], None]] = []
+
+    # --- construction -------------------------------------------------------------
+
+    @classmethod
+    def start(
+        cls,
+        game: Game,
+        journal: Journal,
+        announcer: Sink,
+        *,
+        seed: int | None = None,
+        auto_chance: frozenset[str] = frozenset(),
+        **kwargs: Any,
+    ) -> Session:
+        seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
+        journal.write_meta(
+            {
+                "game": game.spec.name,
+                "players": list(game.players),
+                "options": dict(game.options),
+                "seed": seed,
+                "auto_chance": sorted(auto_chance),
+            }
+        )
+        session = cls(game, journal, announcer, seed=seed, auto_chance=auto_chance, **kwargs)
+        session.say(f"{game.spec.title}: {', '.join(game.players)}.", Priority.INFO)
+        session._settle()
+        session.say(session.state.expected() + ".", Priority.CHATTER)
+        return session
+
+    @classmethod
+    def resume(cls, journal: Journal, announcer: Sink, **kwargs: Any) -> Session:
+        meta = journal.meta()
+        game = find(meta["game"])(meta["players"], meta["options"])
+        session = cls(
+            game,
+            journal,
+            announcer,
+            seed=int(meta.get("seed", 0)),
+            auto_chance=frozenset(meta.get("auto_chance", [])),
+            **kwargs,
+        )
+        session._replay()
+        session.say(f"Resuming {game.spec.title}. {session.state.status()}.", Priority.RESULT)
+        session._settle()
+        return session
+
+    # --- input ----------------------------------------------------------------------
+
+    def submit(self, obs: Observation) -> Reply:
+        """Handle one observation from any source. Never raises for bad input."""
+        try:
+            if isinstance(obs, TextCommand):
+                return console.handle(self, obs)
+            return self._handle_device(obs)
+        except IllegalAction as err:
+            return self.refuse(err.reason, obs)
+
+    def command(self, text: str, *, player: str | None = None, source: str = "keyboard") -> Reply:
+        return self.submit(TextCommand(source=source, text=text, player=player))
+
+    def _handle_device(self, obs: Observation) -> Reply:
+        if isinstance(obs, DeviceError):
+            return self.refuse(f"{obs.reason}", obs, journal=False)
+        if isinstance(obs, DeviceHello):
+            self.say(f"{obs.name or 'A device'} is connected.", Priority.INFO)
+            return Reply(True)
+        if isinstance(obs, DeviceStatus):
+            self.say(obs.detail or f"Device {obs.state}.", Priority.RESULT)
+            return Reply(True)
+        if isinstance(obs, ButtonPressed):
+            # A device button is the console command of the same name ("undo", "yes").
+            return self.submit(TextCommand(source=obs.source, text=obs.button,
+                                           player=obs.player, time=obs.time))
+        if isinstance(obs, TagSeen):
+            return self.submit(self.tags.resolve(obs))
+        self.check_player(obs.player)
+        action = self.game.interpret(self.state, obs)
+        return self.offer(action, obs.source, obs.confidence)
+
+    def check_player(self, name: str | None) -> None:
+        if name is None or self.state.is_terminal():
+            return
+        index = self.player_index(name)
+        if not self.state.may_act(index):
+            actor = self.state.actor()
+            whose = self.game.players[actor] if actor is not None else "nobody"
+            raise IllegalAction(f"{self.game.players[index]}, it is {whose}'s turn")
+
+    def player_index(self, name: str) -> int:
+        for i, player in enumerate(self.game.players):
+            if player.lower() == name.lower():
+                return i
+        raise IllegalAction(f"There is no player called {name}")
+
+    def offer(self, action: Action, source: str, confidence: float = 1.0) -> Reply:
+        """Apply now, or ask for confirmation when the reading is unsure."""
+        if confidence < self.confirm_below:
+            self._validate(action)
+            self.pending = _Pending(action, source, confidence)
+            text = (
+                f"I read {self.state.describe_action(action)}, but I am not sure: "
+                "say yes, or type the values."
+            )
+            self.say(text, Priority.REFUSAL)
+            return Reply(False, text)
+        return self.apply(action, source=source, confidence=confidence)
+
+    def confirm(self, yes: bool) -> Reply:
+        if self.pending is None:
+            raise IllegalAction("There is nothing to confirm")
+        pending, self.pending = self.pending, None
+        if not yes:
+            self.say("Ignored. Please give the input again.", Priority.INFO)
+            return Reply(True)
+        return self.apply(pending.action, source=pending.source, confidence=1.0)
+
+    def refuse(self, reason: str, obs: Observation | None = None, *, journal: bool = True) -> Reply:
+        source = obs.source if obs else ""
+        log.warning("refused (%s): %s", source, reason)
+        if journal:
+            raw = obs.text if isinstance(obs, TextCommand) else type(obs).__name__ if obs else ""
+            self.journal.append(REFUSED, {"input": raw}, source=source, note=reason)
+        self.say(reason, Priority.REFUSAL)
+        return Reply(False, reason)
+
+    # --- state changes ----------------------------------------------------------------
+
+    def apply(self, action: Action, *, source: str = "", confidence: float = 1.0) -> Reply:
+        """Validate on a copy, journal (committed), then apply and announce."""
+        self._validate(action)
+        self.pending = None
+        self._commit(action, source, confidence)
+        self._settle()
+        return Reply(True, self.last_announcement)
+
+    def _commit(self, action: Action, source: str, confidence: float) -> None:
+        self.journal.append(ACTION, encode_action(action), source=source, confidence=confidence)
+        events = self.state.apply(action)
+        self.applied.append(action)
+        self._announce(events)
+
+    def undo(self, source: str = "keyboard") -> Reply:
+        if not self.applied:
+            raise IllegalAction("There is nothing to undo")
+        count = self._undo_depth()
+        undone = self.applied[-count]
+        self.journal.append(UNDO, {"count": count}, source=source)
+        self._replay()
+        self.pending = None
+        self.say(f"Undone: {action_words(undone)}. {self.state.expected()}.", Priority.RESULT)
+        return Reply(True, self.last_announcement)
+
+    def correct(self, action: Action, source: str = "keyboard") -> Reply:
+        """Replace the latest chance outcome of the same type (a misread die) by ``action``."""
+        index = self._last_chance_index(type(action))
+        if index is None:
+            raise IllegalAction("There is no earlier throw or card to correct")
+        trial = self.game.new_state()
+        for earlier in self.applied[:index]:
+            trial.apply(earlier)
+        trial.apply(action)  # raises IllegalAction, changing nothing, when it is illegal here
+        count = len(self.applied) - index
+        self.journal.append(
+            CORRECT, {"count": count, "action": encode_action(action)}, source=source
+        )
+        events = self._replay()
+        self.say(f"Corrected to {action_words(action)}.", Priority.RESULT)
+        self._announce(events)
+        self._settle()
+        return Reply(True, self.last_announcement)
+
+    def _validate(self, action: Action) -> None:
+        # Engines validate before mutating; a clone keeps the live state safe regardless.
+        self.state.clone().apply(action)
+
+    def _undo_depth(self) -> int:
+        """Undo one input; virtual chance outcomes go with the decision that caused them."""
+        count = 1
+        while count < len(self.applied) and self._is_auto(self.applied[-count]):
+            count += 1
+        return count
+
+    def _is_auto(self, action: Action) -> bool:
+        kinds = {Throw: "dice", Draw: "card", Shuffle: "shuffle"}
+        kind = kinds.get(type(action))  # type: ignore[call-overload]
+        return kind is not None and kind in self.auto_chance
+
+    def _last_chance_index(self, kind: type[Action]) -> int | None:
+        for i in range(len(self.applied) - 1, -1, -1):
+            if type(self.applied[i]) is kind:
+                return i
+        return None
+
+    def _replay(self) -> list[Event]:
+        self.state, self.applied, events = replay(self.game, self.journal)
+        return events
+
+    # --- announcing ---------------------------------------------------------------------
+
+    def _announce(self, events: Sequence[Event]) -> None:
+        for event in events:
+            self.say(self.phrases.render(event, self.game.players), event.priority)
+        for listener in self.listeners:
+            listener(self, events)
+
+    def _settle(self) -> None:
+        """Supply due virtual chance outcomes (seeded, journaled), then offer the choices."""
+        while self._auto_due():
+            rng = random.Random(f"{self.seed}:{self.journal.count()}")
+            self._commit(self.state.sample_chance(rng), "virtual", 1.0)
+        if not self.state.is_terminal():
+            choices = self.state.choices_text()
+            if choices:
+                self.say(choices, Priority.INFO)
+
+    def _auto_due(self) -> bool:
+        request = self.state.chance()
+        return (
+            self.state.current_player() == CHANCE
+            and request is not None
+            and request.kind in self.auto_chance
+        )
+
+    def say(self, text: str, priority: int = Priority.INFO) -> None:
+        if not text:
+            return
+        self.last_announcement = text
+        self.announcer.say(text, priority)
+
+
+def action_words(action: Action) -> str:
+    if isinstance(action, Throw):
+        return "a throw of " + " and ".join(str(v) for v in action.values)
+    if isinstance(action, Draw):
+        return f"the card {action.card}"
+    return str(action)
+
+
+def replay(game: Game, journal: Journal) -> tuple[State, list[Action], list[Event]]:
+    """Rebuild from the journal: the state, the effective actions (after undo and
+    corrections), and the last action's events (a correction announces its consequences)."""
+    actions: list[Action] = []
+    for entry in journal.entries():
+        if entry.kind == ACTION:
+            actions.append(decode_action(entry.payload, game.action_types))
+        elif entry.kind == UNDO:
+            del actions[len(actions) - int(entry.payload.get("count", 1)) :]
+        elif entry.kind == CORRECT:
+            del actions[len(actions) - int(entry.payload["count"]) :]
+            actions.append(decode_action(entry.payload["action"], game.action_types))
+    state = game.new_state()
+    events: list[Event] = []
+    for action in actions:
+        events = state.apply(action)
+    return state, actions, events

@@ -1,0 +1,350 @@
+"""The announcer: a queue and one worker thread in front of a speech backend.
+
+Backends: pyttsx3 (default where its engine loads), espeak-ng called directly, console text,
+silent, and a recorder for tests. pyttsx3's say()/runAndWait() is known to drop or delay
+utterances on Linux, so here it only synthesises to a WAV file (save_to_file) and the file is
+played by a player program; each utterance is one synthesis and one playback, so none is lost.
+
+Priorities: when the queue backs up, stale CHATTER ("Red's turn") is dropped; results and
+refusals are always said.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import queue
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol, TextIO
+
+from companion.engine import Priority
+
+log = logging.getLogger("companion.voice")
+
+STALE_SECONDS = 2.0  # chatter older than this when its turn comes is dropped
+
+
+@dataclass(frozen=True)
+class Utterance:
+    text: str
+    priority: int = Priority.INFO
+    queued: float = field(default_factory=time.monotonic)
+
+
+class Sink(Protocol):
+    """Anything the session can announce to."""
+
+    def say(self, text: str, priority: int = Priority.INFO) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class AudioUnavailable(Exception):
+    pass
+
+
+class Backend(Protocol):
+    name: str
+
+    def speak(self, text: str) -> None: ...
+
+    def close(self) -> None: ...
+
+
+# --------------------------------------------------------------------------- backends
+
+
+class ConsoleBackend:
+    name = "console"
+
+    def __init__(self, stream: TextIO | None = None) -> None:
+        self.stream = stream
+
+    def speak(self, text: str) -> None:
+        out = self.stream or sys.stdout
+        out.write(text + "\n")
+        out.flush()
+
+    def close(self) -> None:
+        pass
+
+
+class SilentBackend:
+    name = "silent"
+
+    def speak(self, text: str) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def find_player() -> list[str] | None:
+    """A command that plays a WAV file given as its last argument, if any is installed."""
+    for cmd in (["aplay", "-q"], ["paplay"], ["pw-play"], ["play", "-q"], ["ffplay", "-nodisp",
+                                                                           "-autoexit", "-v", "0"]):
+        if shutil.which(cmd[0]):
+            return cmd
+    return None
+
+
+class _WavBackend:
+    """Synthesise to a temporary WAV, then play it with a player program."""
+
+    name = "wav"
+
+    def __init__(self, rate: int = 170, volume: float = 1.0, player: list[str] | None = None):
+        self.rate = rate
+        self.volume = volume
+        self.player = player if player is not None else find_player()
+        self._dir = tempfile.TemporaryDirectory(prefix="companion-voice-")
+        self._n = 0
+
+    def synthesise(self, text: str, path: Path) -> None:
+        raise NotImplementedError
+
+    def speak(self, text: str) -> None:
+        self._n += 1
+        path = Path(self._dir.name) / f"u{self._n % 4}.wav"
+        self.synthesise(text, path)
+        if not self.player:
+            raise AudioUnavailable("no audio player (aplay, paplay, pw-play, play) is installed")
+        result = subprocess.run(
+            [*self.player, str(path)], capture_output=True, text=True, timeout=120, check=False
+        )
+        if result.returncode != 0:
+            detail = (result.stderr or result.stdout).strip().splitlines()
+            raise AudioUnavailable(detail[-1] if detail else f"{self.player[0]} failed")
+
+    def close(self) -> None:
+        self._dir.cleanup()
+
+
+class EspeakBackend(_WavBackend):
+    name = "espeak-ng"
+
+    def __init__(self, rate: int = 170, volume: float = 1.0, player: list[str] | None = None):
+        exe = shutil.which("espeak-ng") or shutil.which("espeak")
+        if exe is None:
+            raise AudioUnavailable("espeak-ng is not installed")
+        self.exe = exe
+        super().__init__(rate, volume, player)
+
+    def synthesise(self, text: str, path: Path) -> None:
+        amplitude = str(max(0, min(200, round(self.volume * 100))))
+        cmd = [self.exe, "-s", str(self.rate), "-a", amplitude, "-w", str(path), "--", text]
+        subprocess.run(cmd, check=True, capture_output=True, timeout=60)
+
+
+class _DropThreadOutput(io.TextIOBase):
+    """Wraps stdout so that one thread's prints vanish (pyttsx3's espeak driver prints
+    "Audio saved to ..." on every save_to_file) while every other thread writes through."""
+
+    def __init__(self, inner: TextIO, thread_id: int) -> None:
+        self.inner = inner
+        self.thread_id = thread_id
+
+    def write(self, text: str) -> int:
+        if threading.get_ident() == self.thread_id:
+            return len(text)
+        return self.inner.write(text)
+
+    def flush(self) -> None:
+        self.inner.flush()
+
+    def fileno(self) -> int:
+        return self.inner.fileno()
+
+    def isatty(self) -> bool:
+        return self.inner.isatty()
+
+
+class Pyttsx3Backend(_WavBackend):
+    """pyttsx3, used for synthesis only (see the module docstring for why)."""
+
+    name = "pyttsx3"
+
+    def __init__(self, rate: int = 170, volume: float = 1.0, player: list[str] | None = None):
+        import pyttsx3
+
+        super().__init__(rate, volume, player)
+        self.engine = pyttsx3.init()
+        self.engine.setProperty("rate", rate)
+        self.engine.setProperty("volume", max(0.0, min(1.0, volume)))
+        self._quiet_installed = False
+
+    def synthesise(self, text: str, path: Path) -> None:
+        if not self._quiet_installed and not isinstance(sys.stdout, _DropThreadOutput):
+            sys.stdout = _DropThreadOutput(sys.stdout, threading.get_ident())
+            self._quiet_installed = True
+        self.engine.save_to_file(text, str(path))
+        self.engine.runAndWait()
+        if not path.is_file() or path.stat().st_size <= 44:
+            raise AudioUnavailable("pyttsx3 produced no audio")
+
+    def close(self) -> None:
+        if self._quiet_installed and isinstance(sys.stdout, _DropThreadOutput):
+            sys.stdout = self.inner_stdout()
+        super().close()
+
+    @staticmethod
+    def inner_stdout() -> TextIO:
+        out = sys.stdout
+        while isinstance(out, _DropThreadOutput):
+            out = out.inner
+        return out
+
+
+BACKENDS: dict[str, Callable[..., Backend]] = {
+    "pyttsx3": Pyttsx3Backend,
+    "espeak": EspeakBackend,
+    "console": lambda **_: ConsoleBackend(),
+    "silent": lambda **_: SilentBackend(),
+}
+
+
+# --------------------------------------------------------------------------- announcer
+
+
+class Announcer:
+    """A queue with a worker thread. ``say`` never blocks the caller on speech."""
+
+    def __init__(
+        self,
+        backend_factory: Callable[[], Backend],
+        *,
+        echo: TextIO | None = None,
+        stale_seconds: float = STALE_SECONDS,
+        warn: Callable[[str], None] | None = None,
+    ) -> None:
+        self._factory = backend_factory
+        self._queue: queue.Queue[Utterance | None] = queue.Queue()
+        self._echo = echo
+        self._stale = stale_seconds
+        self._warn = warn or (lambda msg: print(f"warning: {msg}", file=sys.stderr))
+        self._idle = threading.Event()
+        self._idle.set()
+        self.backend_name = "starting"
+        self.spoken: list[str] = []  # what the backend actually said (for the demo summary)
+        self.dropped: list[str] = []
+        self._ready = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="announcer", daemon=True)
+        self._thread.start()
+        self._ready.wait(timeout=30)
+
+    def say(self, text: str, priority: int = Priority.INFO) -> None:
+        if self._echo is not None and self.backend_name != "console":
+            self._echo.write(text + "\n")
+            self._echo.flush()
+        self._idle.clear()
+        self._queue.put(Utterance(text, priority))
+
+    def wait_idle(self, timeout: float | None = None) -> bool:
+        """Block until everything queued has been said (or dropped)."""
+        return self._idle.wait(timeout)
+
+    def close(self, timeout: float = 60.0) -> None:
+        self._queue.put(None)
+        self._thread.join(timeout)
+
+    def _run(self) -> None:
+        backend = self._start_backend()
+        self._ready.set()
+        while True:
+            item = self._queue.get()
+            if item is None:
+                backend.close()
+                self._idle.set()
+                return
+            if self._is_stale(item):
+                self.dropped.append(item.text)
+                log.info("dropped stale chatter: %s", item.text)
+            else:
+                backend = self._speak(backend, item.text)
+            if self._queue.empty():
+                self._idle.set()
+
+    def _is_stale(self, item: Utterance) -> bool:
+        if item.priority > Priority.CHATTER:
+            return False
+        return not self._queue.empty() or time.monotonic() - item.queued > self._stale
+
+    def _start_backend(self) -> Backend:
+        try:
+            backend = self._factory()
+        except Exception as err:  # any engine failure falls back to text, once, loudly
+            self._warn(f"no speech engine ({err}); announcements are shown as text only")
+            backend = ConsoleBackend()
+        self.backend_name = backend.name
+        return backend
+
+    def _speak(self, backend: Backend, text: str) -> Backend:
+        try:
+            backend.speak(text)
+            self.spoken.append(text)
+            return backend
+        except (AudioUnavailable, OSError, subprocess.SubprocessError, RuntimeError) as err:
+            self._warn(f"speech failed ({err}); announcements are shown as text only from now")
+            backend.close()
+            console = ConsoleBackend()
+            self.backend_name = console.name
+            if self._echo is None:
+                console.speak(text)
+            return console
+
+
+class Recorder:
+    """A synchronous sink for tests: keeps every announcement with its priority."""
+
+    def __init__(self) -> None:
+        self.items: list[Utterance] = []
+
+    def say(self, text: str, priority: int = Priority.INFO) -> None:
+        self.items.append(Utterance(text, priority))
+
+    @property
+    def texts(self) -> list[str]:
+        return [u.text for u in self.items]
+
+    def clear(self) -> None:
+        self.items.clear()
+
+    def close(self) -> None:
+        pass
+
+
+def make_announcer(
+    voice: str = "auto", *, rate: int = 170, volume: float = 1.0, echo: TextIO | None = None
+) -> Sink:
+    """``auto`` tries pyttsx3, then espeak-ng, then console text with one warning."""
+    if voice == "console":
+        return Announcer(lambda: ConsoleBackend())
+    if voice == "silent":
+        return Announcer(lambda: SilentBackend())
+    order = ["pyttsx3", "espeak"] if voice == "auto" else [voice]
+    for name in order:
+        if name not in BACKENDS:
+            raise ValueError(f"unknown voice {voice!r}; use auto, pyttsx3, espeak, console or silent")
+
+    def factory() -> Backend:
+        errors = []
+        for name in order:
+            try:
+                backend = BACKENDS[name](rate=rate, volume=volume)
+                if isinstance(backend, _WavBackend) and not backend.player:
+                    backend.close()
+                    raise AudioUnavailable("no audio player (aplay, paplay, play) is installed")
+                return backend
+            except Exception as err:
+                errors.append(f"{name}: {err}")
+        raise AudioUnavailable("; ".join(errors))
+
+    return Announcer(factory, echo=echo if echo is not None else sys.stdout)

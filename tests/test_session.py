@@ -1,0 +1,159 @@
+"""The session: journal before announce, refusals change nothing, undo, correct, resume."""
+
+import pytest
+
+from companion.engine import Throw
+from companion.journal import REFUSED, Journal
+from companion.observations import DeviceError, DiceSeen, TagSeen
+from companion.session import Session
+from companion.tags import TagMap
+from companion.voice import Recorder
+from tests.toy_game import ToyGame
+
+
+def start(players=("Red", "Blue"), **options):
+    recorder = Recorder()
+    session = Session.start(ToyGame(list(players), options), Journal.memory(), recorder, seed=7)
+    return session, recorder
+
+
+def test_throw_is_applied_journaled_and_announced():
+    session, rec = start()
+    assert session.command("go").accepted
+    reply = session.command("roll 4")
+    assert reply.accepted
+    assert session.state.pot == 4
+    assert "Red throws 4: pot 4." in rec.texts
+    kinds = [e.kind for e in session.journal.entries()]
+    assert kinds == ["action", "action"]
+
+
+def test_refusal_changes_nothing_and_says_why():
+    session, rec = start()
+    before = session.state.to_json()
+    reply = session.command("roll 4")  # Red must decide to throw first
+    assert not reply.accepted
+    assert "No throw is expected now" in reply.text
+    assert session.state.to_json() == before
+    assert rec.texts[-1] == reply.text
+    entries = list(session.journal.entries())
+    assert [e.kind for e in entries] == [REFUSED]
+
+
+def test_out_of_range_and_wrong_count_refused():
+    session, _ = start()
+    session.command("go")
+    assert "not a value a die can show" in session.command("roll 7").text
+    assert "I need one die, not 2 values" in session.command("roll 3 4").text
+    assert "not a throw" in session.command("roll x").text
+    assert session.state.pot == 0 and session.state.throwing
+
+
+def test_wrong_player_is_refused_by_name():
+    session, rec = start()
+    reply = session.command("Blue bank")
+    assert not reply.accepted
+    assert reply.text == "Blue, it is Red's turn"
+    assert session.state.banks == [0, 0]
+    assert session.command("Red bank").accepted
+
+
+def test_device_dice_from_the_wrong_seat_are_refused():
+    session, _ = start()
+    session.command("go")
+    reply = session.submit(DiceSeen(source="serial:x", values=(5,), player="Blue"))
+    assert reply.text == "Blue, it is Red's turn"
+    assert session.submit(DiceSeen(source="serial:x", values=(5,), player="Red")).accepted
+
+
+def test_device_errors_are_announced_and_change_nothing():
+    session, rec = start()
+    before = session.state.to_json()
+    reply = session.submit(DeviceError(source="serial:x", reason="Device input ignored: junk."))
+    assert not reply.accepted
+    assert rec.texts[-1] == "Device input ignored: junk."
+    assert session.state.to_json() == before
+
+
+def test_undo_restores_previous_state_and_is_journaled():
+    session, _ = start()
+    session.command("go")
+    session.command("roll 5")
+    after_five = session.state.to_json()
+    session.command("go")
+    session.command("roll 3")
+    assert session.command("undo").accepted
+    assert session.command("undo").accepted
+    assert session.state.to_json() == after_five
+    kinds = [e.kind for e in session.journal.entries()]
+    assert kinds.count("undo") == 2 and kinds.count("action") == 4  # nothing deleted
+
+
+def test_correct_replaces_the_last_throw():
+    session, rec = start()
+    session.command("go")
+    session.command("roll 1")  # misread: pot lost, turn passed
+    assert session.state.turn == 1
+    assert session.command("correct 5").accepted
+    assert session.state.turn == 0 and session.state.pot == 5
+    assert "Corrected to a throw of 5." in rec.texts
+    assert session.command("correct 9").accepted is False
+    assert session.state.pot == 5
+
+
+def test_resume_equals_live():
+    session, _ = start()
+    for line in ["go", "roll 4", "go", "roll 6", "bank", "go", "roll 1", "undo",
+                 "correct 3", "bank", "go", "roll 2"]:
+        session.command(line)
+    resumed = Session.resume(session.journal, Recorder())
+    assert resumed.state.to_json() == session.state.to_json()
+    assert resumed.applied == session.applied
+
+
+def test_low_confidence_reading_is_confirmed_first():
+    session, rec = start()
+    session.command("go")
+    reply = session.submit(DiceSeen(source="camera:0", values=(4,), confidence=0.6))
+    assert not reply.accepted and "say yes" in reply.text
+    assert session.state.pot == 0
+    assert session.command("yes").accepted
+    assert session.state.pot == 4
+
+
+def test_tags_map_to_commands_and_unknown_tags_are_refused():
+    session, _ = start()
+    session.tags = TagMap({"04AA": "go"}, "test tags")
+    assert session.submit(TagSeen(source="serial:x", tag="04aa")).accepted
+    reply = session.submit(TagSeen(source="serial:x", tag="0BAD"))
+    assert "Unknown tag 0BAD" in reply.text
+
+
+def test_virtual_dice_are_seeded_journaled_and_replayed():
+    recorder = Recorder()
+    session = Session.start(ToyGame(["Red", "Blue"]), Journal.memory(), recorder, seed=3,
+                            auto_chance=frozenset({"dice"}))
+    for _ in range(6):
+        session.command("go") if session.state.pot < 8 else session.command("bank")
+    resumed = Session.resume(session.journal, Recorder())
+    assert resumed.state.to_json() == session.state.to_json()
+    # undo takes back the decision together with the virtual throw it caused
+    before = len(session.applied)
+    session.command("undo")
+    assert len(session.applied) in (before - 1, before - 2)
+    assert session.state.current_player() >= 0
+
+
+def test_unknown_command_refused():
+    session, _ = start()
+    reply = session.command("fly away")
+    assert not reply.accepted and "fly" in reply.text
+
+
+@pytest.mark.parametrize("line", ["status", "options", "again", "help"])
+def test_informational_commands_change_nothing(line):
+    session, _ = start()
+    before = session.state.to_json()
+    assert session.command(line).accepted
+    assert session.state.to_json() == before
+    assert not list(session.journal.entries())
