@@ -76,7 +76,9 @@ def _dice_values(args: list[str]) -> tuple[int, ...]:
     try:
         return tuple(int(a) for a in args)
     except ValueError:
-        raise IllegalAction(f"{' '.join(args)} is not a throw: give numbers, like roll 3 5")
+        raise IllegalAction(
+            f"{' '.join(args)} is not a throw: give numbers, like roll 3 5"
+        ) from None
 
 
 def cmd_roll(session: Session, args: list[str], obs: TextCommand) -> Reply:

@@ -275,7 +275,7 @@ class Session:
 
     def _is_auto(self, action: Action) -> bool:
         kinds = {Throw: "dice", Draw: "card", Shuffle: "shuffle"}
-        kind = kinds.get(type(action))  # type: ignore[call-overload]
+        kind = kinds.get(type(action))
         return kind is not None and kind in self.auto_chance
 
     def _last_chance_index(self, kind: type[Action]) -> int | None:

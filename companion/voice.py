@@ -332,7 +332,9 @@ def make_announcer(
     order = ["pyttsx3", "espeak"] if voice == "auto" else [voice]
     for name in order:
         if name not in BACKENDS:
-            raise ValueError(f"unknown voice {voice!r}; use auto, pyttsx3, espeak, console or silent")
+            raise ValueError(
+                f"unknown voice {voice!r}; use auto, pyttsx3, espeak, console or silent"
+            )
 
     def factory() -> Backend:
         errors = []

@@ -7,10 +7,12 @@ Lines typed (or piped from a script) are sent as the device would send them.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 import threading
 import tty
+from pathlib import Path
 
 from devices.protocol import encode
 
@@ -48,16 +50,15 @@ class PtyDevice:
     def close(self) -> None:
         self._closed.set()
         for fd in (self._slave, self.master):
-            try:
+            with contextlib.suppress(OSError):
                 os.close(fd)
-            except OSError:
-                pass
 
 
 def main(argv: list[str]) -> int:
     if argv and argv[0] == "dgt":
-        from devices import dgt_emulator
+        import importlib
 
+        dgt_emulator = importlib.import_module("devices.dgt_emulator")  # the chess board's
         result: int = dgt_emulator.main(argv[1:])
         return result
     parser = argparse.ArgumentParser(
@@ -72,7 +73,7 @@ def main(argv: list[str]) -> int:
     print(device.path, flush=True)
     print(f"Run: companion play snakes-ladders --dice serial:{device.path}", file=sys.stderr)
     device.send_line("HELLO 1 Table Companion emulator", with_checksum=args.checksum)
-    lines = open(args.script, encoding="utf-8") if args.script else sys.stdin
+    lines = Path(args.script).read_text(encoding="utf-8").splitlines() if args.script else sys.stdin
     try:
         for line in lines:
             text = line.strip()

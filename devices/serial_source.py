@@ -8,6 +8,7 @@ when it is back; the half line it had is dropped, never half-parsed.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 from collections.abc import Callable
@@ -58,10 +59,9 @@ class SerialSource:
         self._stop.set()
         port = self.port
         if port is not None:
-            try:
+            # Not every transport can cancel a read; the short read timeout ends it anyway.
+            with contextlib.suppress(Exception):
                 port.cancel_read()
-            except Exception:  # not every transport can cancel; closing ends the read anyway
-                pass
         if self._thread is not None:
             self._thread.join(timeout=2)
 
@@ -105,10 +105,8 @@ class SerialSource:
                 lost = True
             finally:
                 self.decoder.reset()
-                try:
+                with contextlib.suppress(Exception):
                     port.close()
-                except Exception:
-                    pass
                 self.port = None
             self._stop.wait(self._retry if lost else 0)
 

@@ -2,7 +2,6 @@
 
 import pytest
 
-from companion.engine import Throw
 from companion.journal import REFUSED, Journal
 from companion.observations import DeviceError, DiceSeen, TagSeen
 from companion.session import Session
