@@ -1,0 +1,103 @@
+"""CLI tools for ``companion count|advise|stats cribbage ...``; each ``main(argv) -> int``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from companion.cards import Card, CardError
+from companion.games.cribbage.scoring import Count, cards_text, show
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that raises instead of exiting, so a bad argument is a clear message."""
+
+    def error(self, message: str) -> Any:
+        raise ValueError(message)
+
+
+def _read_hand(words: Sequence[str], starter_text: str | None) -> tuple[list[Card], Card]:
+    cards = [Card.parse(w) for w in words]
+    if starter_text is not None:
+        cards.append(Card.parse(starter_text))
+    if len(cards) != 5:
+        raise ValueError(f"a hand is four cards and a starter, not {len(cards)} cards")
+    seen: set[Card] = set()
+    for card in cards:
+        if card in seen:
+            raise ValueError(f"{card} appears twice")
+        seen.add(card)
+    return cards[:4], cards[4]
+
+
+def count_json(hand: Sequence[Card], starter: Card, crib: bool, count: Count) -> dict[str, Any]:
+    return {
+        "hand": [str(c) for c in hand],
+        "starter": str(starter),
+        "crib": crib,
+        **count.to_json(),
+    }
+
+
+def _print_count(hand: Sequence[Card], starter: Card, crib: bool, count: Count) -> None:
+    label = "crib" if crib else "hand"
+    print(f"{label} {cards_text(hand)}  starter {starter}")
+    for phrase, running in zip(count.phrases, count.running(), strict=True):
+        for item in phrase.items:
+            print(f"  {item.kind:<10} {cards_text(item.cards):<16} {item.points:>2}")
+        print(f"    {phrase.words} ({phrase.points}) -> {running}")
+    print(f"total {count.total}")
+    print(count.spoken())
+
+
+def count_main(argv: list[str]) -> int:
+    """``count cribbage 5H 5D 5S JC --starter 5C [--crib] [--json]``; no cards: stdin lines."""
+    parser = _Parser(prog="companion count cribbage", description=count_main.__doc__)
+    parser.add_argument("cards", nargs="*", help="four cards (5H 10D TD JC AS, suits ♠♥♦♣)")
+    parser.add_argument("--starter", help="the starter card")
+    parser.add_argument("--crib", action="store_true", help="score as the crib")
+    parser.add_argument("--crib-four-flush", action="store_true",
+                        help="also count a four-card flush in the crib (not the official rule)")
+    parser.add_argument("--json", action="store_true", help="JSON output")
+    try:
+        args = parser.parse_args(argv)
+    except ValueError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    if args.cards or args.starter:
+        try:
+            hand, starter = _read_hand(args.cards, args.starter)
+        except (ValueError, CardError) as err:
+            print(f"error: {err}", file=sys.stderr)
+            return 2
+        count = show(hand, starter, crib=args.crib, crib_four_flush=args.crib_four_flush)
+        if args.json:
+            print(json.dumps(count_json(hand, starter, args.crib, count)))
+        else:
+            _print_count(hand, starter, args.crib, count)
+        return 0
+    # One hand per line: four cards then the starter. A bad line gets its reason on the
+    # same output line (so outputs stay aligned with inputs) and the exit status is 1.
+    status = 0
+    for number, line in enumerate(sys.stdin, start=1):
+        words = line.replace(",", " ").split()
+        if not words:
+            continue
+        try:
+            hand, starter = _read_hand(words, None)
+        except (ValueError, CardError) as err:
+            status = 1
+            if args.json:
+                print(json.dumps({"line": number, "error": str(err)}))
+            else:
+                print(f"error: line {number}: {err}")
+            continue
+        count = show(hand, starter, crib=args.crib, crib_four_flush=args.crib_four_flush)
+        if args.json:
+            print(json.dumps(count_json(hand, starter, args.crib, count)))
+        else:
+            print(count.total)
+    return status
