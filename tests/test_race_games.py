@@ -308,3 +308,263 @@ def test_snakes_random_games_end_with_positions_in_range(options: dict[str, Any]
         assert state.positions[state.winners()[0]] == 100
         lengths.append(state.throws)
     assert max(lengths) < state.game.max_length()
+
+
+# =========================================================================== Game of the Goose
+
+
+def goose(players: int = 2, **options: Any) -> RaceState:
+    return make("goose", players, **options)
+
+
+def test_goose_spec_two_dice() -> None:
+    assert find("game of the goose").spec.name == "goose"
+    state = goose()
+    assert state.chance().count == 2  # type: ignore[union-attr]
+    assert state.expected() == "Red to throw two dice"
+    assert "two dice" in refused_unchanged(state, Throw((6,)))
+    refused_unchanged(state, Throw((3, 7)))
+
+
+def test_goose_bridge_6_to_14() -> None:
+    state = goose()
+    texts = said(state, 2, 4)
+    assert texts[:2] == [
+        "Red throws two and four and moves to 6.",
+        "Red lands on the Bridge at 6 and goes on to 14.",
+    ]
+    assert state.positions[0] == 14  # 14 is a goose, but the Bridge's destination is final
+
+
+def test_goose_coffin_18_back_to_start() -> None:
+    state = goose()
+    state.positions = [12, 0]
+    texts = said(state, 3, 3)
+    assert texts[1] == "Red lands on the Coffin at 18 and goes back to the start."
+    assert state.positions[0] == 0
+
+
+def test_goose_maze_24_back_to_10() -> None:
+    state = goose()
+    state.positions = [20, 0]
+    said(state, 1, 3)
+    assert state.positions[0] == 10
+
+
+def test_goose_well_needs_a_double() -> None:
+    state = goose()
+    state.positions = [26, 0]
+    texts = said(state, 1, 3)
+    assert texts[1] == "Red falls into the Well at 30 and needs a double to get out."
+    assert state.to_json()["in_well"] == [True, False]
+    said(state, 1, 2)  # Blue
+    texts = said(state, 2, 3)
+    assert texts[0] == "Red throws two and three, no double: Red stays in the Well."
+    assert state.positions[0] == 30 and state.turn == 1
+    said(state, 1, 2)  # Blue
+    texts = said(state, 2, 2)
+    assert texts[:2] == [
+        "A double: Red climbs out of the Well.",
+        "Red throws two and two and moves from 30 to 34.",
+    ]
+    assert state.positions[0] == 34
+    assert state.to_json()["in_well"] == [False, False]
+
+
+def test_goose_donkey_48_misses_a_turn() -> None:
+    state = goose(3)
+    state.positions = [44, 0, 0]
+    texts = said(state, 1, 3)
+    assert texts[1] == "Red meets the Donkey at 48 and misses the next turn."
+    assert state.to_json()["missed_turns"] == [1, 0, 0]
+    said(state, 1, 2)  # Blue
+    events = state.apply(Throw((1, 2)))  # Green; Red's turn is skipped
+    texts = [e.describe(state.game.players) for e in events]
+    assert texts[-2:] == ["Red misses this turn.", "Blue's turn."]
+    assert state.turn == 1
+    assert state.to_json()["missed_turns"] == [0, 0, 0]
+    said(state, 1, 2)  # Blue
+    said(state, 1, 2)  # Green
+    assert state.turn == 0  # Red plays again
+
+
+def test_goose_doubles_the_move() -> None:
+    state = goose()
+    texts = said(state, 2, 3)
+    assert texts[:2] == [
+        "Red throws two and three and moves to 5.",
+        "5 is a goose: Red flies on 5 more, to 10.",
+    ]
+    assert state.positions[0] == 10
+
+
+def test_goose_chain_of_geese() -> None:
+    state = goose()
+    state.positions = [37, 0]
+    texts = said(state, 2, 2)
+    assert texts[1:3] == [
+        "41 is a goose: Red flies on 4 more, to 45.",
+        "45 is a goose: Red flies on 4 more, to 49.",
+    ]
+    assert state.positions[0] == 49
+
+
+def test_goose_chain_option_off_doubles_once() -> None:
+    state = goose(goose_chain=False)
+    state.positions = [37, 0]
+    said(state, 2, 2)
+    assert state.positions[0] == 45
+
+
+def test_goose_nine_from_the_start_ends_in_the_coffin() -> None:
+    state = goose()
+    texts = said(state, 4, 5)
+    assert texts[1:3] == [
+        "9 is a goose: Red flies on 9 more, to 18.",
+        "Red lands on the Coffin at 18 and goes back to the start.",
+    ]
+
+
+def test_goose_exact_total_reaches_63() -> None:
+    state = goose()
+    state.positions = [56, 0]
+    events = state.apply(Throw((3, 4)))
+    assert isinstance(events[-1], GameOver) and events[-1].winners == (0,)
+    assert state.is_terminal() and state.positions[0] == 63
+
+
+def test_goose_exact_count_on_one_die() -> None:
+    state = goose()
+    state.positions = [60, 0]
+    texts = said(state, 3, 5)
+    assert texts == [
+        "Red throws three and five: the three alone takes Red from 60 to 63.",
+        "Red wins the game!",
+    ]
+
+
+def test_goose_exact_one_die_option_off_counts_back() -> None:
+    state = goose(exact_one_die=False)
+    state.positions = [60, 0]
+    texts = said(state, 3, 5)
+    assert texts[0] == "Red throws three and five: 3 to 63 and 5 back, to 58."
+    assert state.positions[0] == 58
+
+
+def test_goose_surplus_counted_back() -> None:
+    state = goose()
+    state.positions = [60, 0]
+    said(state, 4, 6)
+    assert state.positions[0] == 56
+
+
+def test_goose_counted_back_onto_a_goose_flies_back() -> None:
+    state = goose()
+    state.positions = [60, 0]
+    texts = said(state, 6, 6)
+    assert texts[:2] == [
+        "Red throws six and six: 3 to 63 and 9 back, to 54.",
+        "54 is a goose: Red flies back 12 more, to 42.",
+    ]
+    assert state.positions[0] == 42
+
+
+def test_goose_goose_past_the_centre_counts_back() -> None:
+    state = goose()
+    state.positions = [56, 0]
+    texts = said(state, 1, 2)  # 59 is a goose, 3 more: 62
+    assert state.positions[0] == 62
+    state.positions = [62, 0]
+    state.turn = 0
+    texts = said(state, 6, 3)  # exact die? 62 + 3 = 65, no; 62 + 9 = 71 -> 55
+    assert texts[0] == "Red throws six and three: 1 to 63 and 8 back, to 55."
+
+
+def test_goose_landing_on_a_player_sends_them_to_the_arrivals_start() -> None:
+    state = goose()
+    state.positions = [10, 13]
+    texts = said(state, 1, 2)
+    assert texts[1] == "Blue was on 13 and goes to 10, where Red began the turn."
+    assert state.positions == [13, 10]
+
+
+def test_goose_displacement_after_special_squares() -> None:
+    state = goose()
+    state.positions = [20, 10]
+    said(state, 1, 3)  # Maze 24 -> 10, where Blue is
+    assert state.positions == [10, 20]
+
+
+def test_goose_displaced_into_the_well() -> None:
+    state = goose()
+    state.positions = [30, 35]
+    said(state, 2, 3)  # out of the well needs a double: stays
+    said(state, 1, 1)  # Blue 35 -> 37
+    assert state.positions == [30, 37]
+    said(state, 3, 3)  # Red doubles out: 36 is a goose -> 42
+    assert state.positions == [42, 37]
+    state.positions = [30, 34]
+    state.turn = 0
+    said(state, 2, 2)  # 34, where Blue stands: Blue goes into the Well at 30
+    assert state.positions == [34, 30]
+    assert state.to_json()["in_well"] == [False, True]
+
+
+def test_goose_start_is_shared() -> None:
+    state = goose()
+    state.positions = [12, 0]
+    said(state, 3, 3)  # Coffin: back to the start, where Blue is
+    assert state.positions == [0, 0]
+
+
+def test_goose_clone_is_independent() -> None:
+    state = goose()
+    copy = state.clone()
+    said(copy, 3, 3)
+    assert state.to_json()["positions"] == [0, 0]
+    assert state.to_json()["missed_turns"] == [0, 0]
+    copy.positions = [44, 0]
+    said(copy, 1, 3)  # Donkey
+    assert state.to_json()["missed_turns"] == [0, 0]
+
+
+@pytest.mark.parametrize(
+    "data, fault",
+    [
+        ({"squares": 63, "geese": [5, 5]}, "both a goose and a goose"),
+        ({"squares": 63, "geese": [6], "jumps": [{"square": 6, "to": 14, "name": "B"}]}, "both"),
+        ({"squares": 63, "jumps": [{"square": 6, "to": 6}]}, "leads to itself"),
+        ({"squares": 63, "jumps": [{"square": 6, "to": 99}]}, "between 0 and 62"),
+        ({"squares": 63, "wells": [30]}, "must be an object"),
+        ({"squares": 63, "geese": [63]}, "between 1 and 62"),
+        ({"squares": 63, "geese": "5 9"}, "must be a list"),
+    ],
+)
+def test_goose_bad_board_files_are_refused_clearly(
+    tmp_path: Path, data: dict[str, Any], fault: str
+) -> None:
+    path = write_board(tmp_path, data)
+    with pytest.raises(BoardError) as err:
+        find("goose")(["Red", "Blue"], {"board": path})
+    assert fault in str(err.value) and path in str(err.value)
+
+
+@pytest.mark.parametrize("options", [{}, {"goose_chain": False, "exact_one_die": False}])
+def test_goose_random_games_end_with_positions_in_range(options: dict[str, Any]) -> None:
+    rng = random.Random(63)
+    for _ in range(700):
+        state = goose(rng.randint(2, 4), **options)
+        board = state.game.board
+        # Tokens never rest on a jump square, nor on a goose unless a jump leads there (or
+        # the chain option is off and a second goose is reached).
+        ends = {to for _, to in board.jumps.values()}
+        chain = options.get("goose_chain", True)
+        never_rest = set(board.jumps) | (set(board.geese) - ends if chain else set())
+        while not state.is_terminal():
+            state.apply(state.sample_chance(rng))
+            assert all(0 <= p <= 63 for p in state.positions)
+            assert not set(state.positions) & set(board.jumps)
+            assert not set(state.positions) & never_rest
+            assert all(0 <= m <= 1 for m in state.to_json()["missed_turns"])
+            assert state.throws <= state.game.max_length()
+        assert state.positions[state.winners()[0]] == 63

@@ -248,7 +248,7 @@ class RaceState(State):
     def status(self) -> str:
         names = self.game.players
         where = ", ".join(f"{names[i]} {self.where(i)}" for i in range(len(names)))
-        return f"{where}. {self.expected()}."
+        return f"{where}. {self.expected().rstrip('.')}."
 
     def where(self, player: int) -> str:
         square = self.positions[player]
