@@ -568,3 +568,210 @@ def test_goose_random_games_end_with_positions_in_range(options: dict[str, Any])
             assert all(0 <= m <= 1 for m in state.to_json()["missed_turns"])
             assert state.throws <= state.game.max_length()
         assert state.positions[state.winners()[0]] == 63
+
+
+# =========================================================================== Racing Game
+
+
+def racing(players: int = 2, **options: Any) -> RaceState:
+    return make("racing", players, **options)
+
+
+def test_racing_spec_one_die() -> None:
+    assert find("racing game").spec.name == "racing"
+    state = racing()
+    assert state.chance().count == 1  # type: ignore[union-attr]
+    assert state.to_json()["on_track"] == [False, False]
+    assert state.to_json()["finish"] == 50
+    assert state.status() == "Red in the start area, Blue in the start area. Red to throw one die."
+
+
+def test_racing_needs_a_six_to_enter() -> None:
+    state = racing()
+    texts = said(state, 5)
+    assert texts == ["Red throws five and needs a six to enter the track.", "Blue's turn."]
+    assert state.to_json()["on_track"] == [False, False]
+    assert state.positions == [0, 0]
+
+
+def test_racing_six_enters_and_throws_again() -> None:
+    state = racing()
+    texts = said(state, 6)
+    assert texts == ["Red throws six and enters the track.", "Red throws again."]
+    assert state.turn == 0 and state.chance().who == 0  # type: ignore[union-attr]
+    assert state.to_json()["on_track"] == [True, False]
+    texts = said(state, 2)
+    assert texts == ["Red throws two and moves to 2.", "Blue's turn."]
+
+
+def test_racing_six_on_the_track_throws_again() -> None:
+    state = racing()
+    said(state, 6)
+    said(state, 4)
+    said(state, 1)  # Blue
+    texts = said(state, 6)
+    assert texts == ["Red throws six and moves from 4 to 10.", "Red throws again."]
+    assert state.turn == 0
+
+
+def test_racing_six_again_entry_option() -> None:
+    state = racing(six_again="entry")
+    said(state, 6)
+    said(state, 4)
+    said(state, 1)  # Blue
+    texts = said(state, 6)
+    assert texts[-1] == "Blue's turn."
+
+
+def test_racing_plus_instruction() -> None:
+    state = racing()
+    said(state, 6)
+    texts = said(state, 3)
+    assert texts[:2] == [
+        "Red throws three and moves to 3.",
+        "Square 3 says plus 8: Red moves on to 11.",
+    ]
+    assert state.positions[0] == 11
+
+
+def test_racing_minus_instruction() -> None:
+    state = racing()
+    said(state, 6)
+    said(state, 4)
+    said(state, 1)  # Blue
+    state.positions[0] = 10
+    texts = said(state, 2)
+    assert texts[:2] == [
+        "Red throws two and moves from 10 to 12.",
+        "Square 12 says minus 6: Red goes back to 6.",
+    ]
+    assert state.positions[0] == 6
+
+
+def test_racing_exact_finish() -> None:
+    state = racing()
+    state.on_track = [True, True]  # type: ignore[attr-defined]
+    state.positions = [47, 0]
+    events = state.apply(Throw((4,)))
+    assert (
+        events[0].describe(state.game.players)
+        == "Red throws four: too many, Red needs exactly three."
+    )
+    assert isinstance(events[-1], TurnPasses)
+    assert state.positions == [47, 0]
+    said(state, 1)  # Blue
+    events = state.apply(Throw((3,)))
+    assert isinstance(events[-1], GameOver) and events[-1].winners == (0,)
+    assert state.is_terminal() and state.winners() == (0,)
+    refused_unchanged(state, Throw((3,)))
+
+
+def test_racing_too_high_six_still_throws_again() -> None:
+    state = racing()
+    state.on_track = [True, True]  # type: ignore[attr-defined]
+    state.positions = [47, 0]
+    texts = said(state, 6)
+    assert texts == ["Red throws six: too many, Red needs exactly three.", "Red throws again."]
+
+
+def test_racing_instruction_chains_on_a_custom_board(tmp_path: Path) -> None:
+    path = write_board(
+        tmp_path,
+        {"finish": 20, "instructions": [{"square": 2, "move": 5}, {"square": 7, "move": -3}]},
+    )
+    state = find("racing")(["Red", "Blue"], {"board": path}).new_state()
+    said(state, 6)
+    texts = said(state, 2)
+    assert texts[1:3] == [
+        "Square 2 says plus 5: Red moves on to 7.",
+        "Square 7 says minus 3: Red goes back to 4.",
+    ]
+    assert state.positions[0] == 4
+
+
+def test_racing_pawns_share_squares() -> None:
+    state = racing()
+    said(state, 6)
+    said(state, 4)
+    said(state, 6)
+    said(state, 4)
+    assert state.positions == [4, 4]
+
+
+def test_racing_refuses_bad_throws_unchanged() -> None:
+    state = racing()
+    said(state, 6)
+    assert "one die" in refused_unchanged(state, Throw((6, 6)))
+    refused_unchanged(state, Throw((9,)))
+    refused_unchanged(state, Draw("AS"))
+
+
+def test_racing_clone_is_independent() -> None:
+    state = racing()
+    copy = state.clone()
+    said(copy, 6)
+    said(copy, 5)
+    assert state.to_json()["on_track"] == [False, False]
+    assert state.positions == [0, 0]
+
+
+@pytest.mark.parametrize(
+    "data, fault",
+    [
+        ({"finish": 50, "instructions": [{"square": 3, "move": 0}]}, "move of 0"),
+        ({"finish": 50, "instructions": [{"square": 48, "move": 8}]}, "off the track"),
+        ({"finish": 50, "instructions": [{"square": 4, "move": -8}]}, "off the track"),
+        ({"finish": 50, "instructions": [{"square": 50, "move": -8}]}, "between 1 and 49"),
+        (
+            {"finish": 50, "instructions": [{"square": 5, "move": 5}, {"square": 10, "move": -5}]},
+            "loop",
+        ),
+        (
+            {"finish": 50, "instructions": [{"square": 5, "move": 5}, {"square": 5, "move": 2}]},
+            "already has",
+        ),
+        ({"finish": 50, "instructions": [[5, 5]]}, "must be an object"),
+        ({"instructions": []}, "missing field 'finish'"),
+    ],
+)
+def test_racing_bad_board_files_are_refused_clearly(
+    tmp_path: Path, data: dict[str, Any], fault: str
+) -> None:
+    path = write_board(tmp_path, data)
+    with pytest.raises(BoardError) as err:
+        find("racing")(["Red", "Blue"], {"board": path})
+    assert fault in str(err.value) and path in str(err.value)
+
+
+@pytest.mark.parametrize("options", [{}, {"six_again": "entry"}])
+def test_racing_random_games_end_with_positions_in_range(options: dict[str, Any]) -> None:
+    rng = random.Random(50)
+    for _ in range(700):
+        state = racing(rng.randint(2, 4), **options)
+        board = state.game.board
+        while not state.is_terminal():
+            state.apply(state.sample_chance(rng))
+            view = state.to_json()
+            assert all(0 <= p <= board.finish for p in state.positions)
+            assert not set(state.positions) & set(board.instructions)
+            assert all(
+                p == 0 for p, on in zip(state.positions, view["on_track"], strict=True) if not on
+            )
+            assert state.throws <= state.game.max_length()
+        assert state.positions[state.winners()[0]] == board.finish
+
+
+@pytest.mark.parametrize("name", ["snakes-ladders", "goose", "racing"])
+def test_every_race_game_replays_to_the_same_state(name: str) -> None:
+    # Replaying the same throws on a fresh state reproduces the state (what resume relies on).
+    rng = random.Random(7)
+    state = make(name, 3)
+    throws = []
+    while not state.is_terminal():
+        action = state.sample_chance(rng)
+        throws.append(action)
+        state.apply(action)
+    again = make(name, 3)
+    for action in throws:
+        again.apply(action)
+    assert again.to_json() == state.to_json()
