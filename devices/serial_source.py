@@ -46,6 +46,7 @@ class SerialSource:
         self._open = opener
         self._retry = retry_seconds
         self._stop = threading.Event()
+        self.connected = threading.Event()  # set while the port is open (tests, benchmarks)
         self._thread: threading.Thread | None = None
         self.port: Any = None
         self.decoder = LineDecoder(self.name)
@@ -72,6 +73,7 @@ class SerialSource:
     def _connect(self) -> Any:
         port = self._open(self.url, baudrate=self.baudrate, timeout=0.2, exclusive=True)
         self.port = port
+        self.connected.set()
         return port
 
     def _run(self, emit: Emit) -> None:
@@ -104,6 +106,7 @@ class SerialSource:
                                   "Plug it back in; I am waiting."))
                 lost = True
             finally:
+                self.connected.clear()
                 self.decoder.reset()
                 with contextlib.suppress(Exception):
                     port.close()
