@@ -190,7 +190,7 @@ def test_snakes_refuses_bad_throws_unchanged() -> None:
 
 
 def test_snakes_two_dice_option() -> None:
-    state = make("snakes", dice=2)
+    state = make("snakes", dice_count=2)
     assert state.chance().count == 2  # type: ignore[union-attr]
     refused_unchanged(state, Throw((3,)))
     assert said(state, 3, 4)[0] == "Red throws three and four and moves to 7."
@@ -291,7 +291,7 @@ def test_snakes_custom_board(tmp_path: Path) -> None:
     assert state.to_json()["last_square"] == 20
 
 
-@pytest.mark.parametrize("options", [{}, {"dice": 2}, {"overshoot": "bounce"}])
+@pytest.mark.parametrize("options", [{}, {"dice_count": 2}, {"overshoot": "bounce"}])
 def test_snakes_random_games_end_with_positions_in_range(options: dict[str, Any]) -> None:
     rng = random.Random(2002)
     lengths = []
@@ -775,3 +775,16 @@ def test_every_race_game_replays_to_the_same_state(name: str) -> None:
     for action in throws:
         again.apply(action)
     assert again.to_json() == state.to_json()
+
+
+@pytest.mark.parametrize("name", ["snakes-ladders", "goose", "racing"])
+def test_stats_tool_reports_game_lengths(name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    import importlib
+
+    module, _, function = find(name).tools["stats"].partition(":")
+    main = getattr(importlib.import_module(module), function)
+    assert main(["--games", "40", "--players", "3", "--seed", "5", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["game"] == name and report["games"] == 40
+    assert sum(report["win_share_by_seat"]) == pytest.approx(1.0)
+    assert 0 < report["throws_min"] <= report["throws_median"] <= report["throws_max"]

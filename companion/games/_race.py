@@ -289,3 +289,62 @@ class RaceState(State):
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.to_json()!r}>"
+
+
+# --------------------------------------------------------------------------- stats tool
+
+
+def stats_main(name: str, argv: list[str]) -> int:
+    """``companion stats GAME``: play seeded random games and report their lengths."""
+    import argparse
+    import json
+    import random
+    import statistics
+
+    from companion.games import find
+
+    parser = argparse.ArgumentParser(prog=f"companion stats {name}")
+    parser.add_argument("--games", type=int, default=10_000, help="how many games to play")
+    parser.add_argument("--players", type=int, default=2, help="how many players")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the random throws")
+    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = parser.parse_args(argv)
+    options = dict(pair.partition("=")[::2] for pair in args.option)
+    cls = find(name)
+    stock = ["Red", "Blue", "Green", "Yellow", "Purple", "Orange"]
+    try:
+        game = cls(stock[: args.players], options)
+    except ValueError as err:
+        parser.error(str(err))
+    rng = random.Random(args.seed)
+    lengths: list[int] = []
+    wins = [0] * args.players
+    for _ in range(args.games):
+        state = game.new_state()
+        while not state.is_terminal():
+            state.apply(state.sample_chance(rng))
+        lengths.append(len_of(state))
+        for w in state.winners():
+            wins[w] += 1
+    report = {
+        "game": cls.spec.name,
+        "games": args.games,
+        "players": args.players,
+        "seed": args.seed,
+        "throws_mean": round(statistics.fmean(lengths), 2),
+        "throws_median": statistics.median(lengths),
+        "throws_min": min(lengths),
+        "throws_max": max(lengths),
+        "win_share_by_seat": [round(w / args.games, 4) for w in wins],
+    }
+    if args.json:
+        print(json.dumps(report, indent=2))
+    else:
+        for key, value in report.items():
+            print(f"{key:<18} {value}")
+    return 0
+
+
+def len_of(state: State) -> int:
+    return state.throws if isinstance(state, RaceState) else 0

@@ -23,6 +23,9 @@ from companion.games._race import (
     square_words,
     throw_words,
 )
+from companion.games._race import (
+    stats_main as race_stats,
+)
 
 HOUSE_RULES = (
     "A goose repeats the whole throw in the direction the token is moving (backwards after a"
@@ -283,6 +286,7 @@ class GameOfTheGoose(RaceGame):
         ),
         house_rules=HOUSE_RULES,
     )
+    tools = {"stats": "companion.games.goose:stats_main"}
     board_file = "boards/goose.json"
 
     def read_board(self, reader: BoardReader) -> None:
@@ -391,3 +395,8 @@ class GooseState(RaceState):
             "missed_turns": list(self.missed),
             "in_well": [self.in_well(i) for i in range(len(self.positions))],
         }
+
+
+def stats_main(argv: list[str]) -> int:
+    """``companion stats goose``: game lengths and win shares over seeded random games."""
+    return race_stats("goose", argv)

@@ -25,6 +25,9 @@ from companion.games._race import (
     board_option,
     square_words,
 )
+from companion.games._race import (
+    stats_main as race_stats,
+)
 
 HOUSE_RULES = (
     "Entering puts the pawn on the start line (square 0 of the track); the throw after the"
@@ -143,6 +146,7 @@ class RacingGame(RaceGame):
         ),
         house_rules=HOUSE_RULES,
     )
+    tools = {"stats": "companion.games.racing:stats_main"}
     board_file = "boards/racing.json"
 
     def read_board(self, reader: BoardReader) -> None:
@@ -195,3 +199,8 @@ class RacingState(RaceState):
 
     def extra_json(self) -> dict[str, Any]:
         return {"finish": self.game.board.finish, "on_track": list(self.on_track)}
+
+
+def stats_main(argv: list[str]) -> int:
+    """``companion stats racing``: game lengths and win shares over seeded random games."""
+    return race_stats("racing", argv)

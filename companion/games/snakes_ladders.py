@@ -24,9 +24,12 @@ from companion.games._race import (
     board_option,
     throw_words,
 )
+from companion.games._race import (
+    stats_main as race_stats,
+)
 
 HOUSE_RULES = (
-    "One die (option dice=2 for two). A throw past the last square leaves the token where it"
+    "One die (option dice_count=2 for two). A throw past the last square leaves the token where it"
     " is and the turn passes (option overshoot=bounce counts the surplus back instead). A token"
     " that comes to rest on an occupied square moves on one square, again and again while that"
     " square is occupied too; a ladder foot or snake head reached by moving on is taken. Moving"
@@ -159,7 +162,7 @@ class SnakesAndLadders(RaceGame):
         aliases=("snakes", "snakes-and-ladders", "snakes and ladders", "chutes-and-ladders"),
         options=(
             board_option("boards/snakes-ladders.json"),
-            Option("dice", 1, "number of dice thrown each turn", (1, 2)),
+            Option("dice_count", 1, "number of dice thrown each turn", (1, 2)),
             Option(
                 "overshoot",
                 "pass",
@@ -169,13 +172,14 @@ class SnakesAndLadders(RaceGame):
         ),
         house_rules=HOUSE_RULES,
     )
+    tools = {"stats": "companion.games.snakes_ladders:stats_main"}
     board_file = "boards/snakes-ladders.json"
 
     def read_board(self, reader: BoardReader) -> None:
         self.board = read_snakes_board(reader)
 
     def dice_count(self) -> int:
-        return int(self.options["dice"])
+        return int(self.options["dice_count"])
 
     def new_state(self) -> SnakesState:
         return SnakesState(self)
@@ -235,4 +239,9 @@ class SnakesState(RaceState):
         return {"last_square": self.game.board.squares}
 
 
-__all__ = ["SnakesAndLadders", "SnakesState", "SnakesBoard"]
+__all__ = ["SnakesAndLadders", "SnakesState", "SnakesBoard", "stats_main"]
+
+
+def stats_main(argv: list[str]) -> int:
+    """``companion stats snakes-ladders``: game lengths and win shares over seeded random games."""
+    return race_stats("snakes-ladders", argv)
