@@ -788,3 +788,45 @@ def test_stats_tool_reports_game_lengths(name: str, capsys: pytest.CaptureFixtur
     assert report["game"] == name and report["games"] == 40
     assert sum(report["win_share_by_seat"]) == pytest.approx(1.0)
     assert 0 < report["throws_min"] <= report["throws_median"] <= report["throws_max"]
+
+
+# =========================================================================== through a session
+
+
+@pytest.mark.parametrize(
+    "name, throws",
+    [
+        ("snakes-ladders", ["roll 4", "roll 2", "roll 6", "roll 3", "roll 5"]),
+        ("goose", ["roll 2 3", "roll 1 1", "roll 4 4", "roll 6 6", "roll 2 2"]),
+        ("racing", ["roll 6", "roll 3", "roll 6", "roll 6", "roll 2"]),
+    ],
+)
+def test_session_plays_undoes_and_resumes(name: str, throws: list[str]) -> None:
+    from companion.journal import Journal
+    from companion.session import Session
+    from companion.voice import Recorder
+
+    recorder = Recorder()
+    journal = Journal.memory()
+    session = Session.start(find(name)(["Red", "Blue"]), journal, announcer=recorder)
+    views = [session.state.to_json()]
+    for line in throws:
+        assert session.command(line).accepted
+        views.append(session.state.to_json())
+    assert not session.command("roll 9 9 9").accepted
+    assert session.state.to_json() == views[-1]
+    session.undo()
+    assert session.state.to_json() == views[-2]
+    resumed = Session.resume(journal, announcer=Recorder())
+    assert resumed.state.to_json() == views[-2]
+
+
+def test_session_announces_the_snakes_sentences() -> None:
+    from companion.journal import Journal
+    from companion.session import Session
+    from companion.voice import Recorder
+
+    recorder = Recorder()
+    session = Session.start(find("snakes")(["Red", "Blue"]), Journal.memory(), announcer=recorder)
+    session.command("roll 4")
+    assert "Red throws four and climbs the ladder from 4 to 14." in recorder.texts
