@@ -830,3 +830,13 @@ def test_session_announces_the_snakes_sentences() -> None:
     session = Session.start(find("snakes")(["Red", "Blue"]), Journal.memory(), announcer=recorder)
     session.command("roll 4")
     assert "Red throws four and climbs the ladder from 4 to 14." in recorder.texts
+
+
+def test_snakes_moving_on_loop_on_a_custom_board_stays(tmp_path: Path) -> None:
+    # 9, 10 and 11 taken and a snake from 12 to 9: moving on would go round for ever.
+    path = write_board(tmp_path, {"squares": 20, "snakes": [[12, 9]]})
+    state = find("snakes")(NAMES, {"board": path}).new_state()
+    state.positions = [3, 9, 10, 11]
+    texts = said(state, 6)
+    assert "Red slides down the snake from 12 to 9." in texts
+    assert state.positions == [9, 9, 10, 11]

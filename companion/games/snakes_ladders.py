@@ -239,9 +239,6 @@ class SnakesState(RaceState):
         return {"last_square": self.game.board.squares}
 
 
-__all__ = ["SnakesAndLadders", "SnakesState", "SnakesBoard", "stats_main"]
-
-
 def stats_main(argv: list[str]) -> int:
     """``companion stats snakes-ladders``: game lengths and win shares over seeded random games."""
     return race_stats("snakes-ladders", argv)
