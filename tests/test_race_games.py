@@ -358,6 +358,8 @@ def test_goose_well_needs_a_double() -> None:
     assert texts[1] == "Red falls into the Well at 30 and needs a double to get out."
     assert state.to_json()["in_well"] == [True, False]
     said(state, 1, 2)  # Blue
+    assert state.expected() == "Red to throw two dice (a double to leave the Well)"
+    assert state.status() == "Red on 30 in the Well, Blue on 3. " + state.expected() + "."
     texts = said(state, 2, 3)
     assert texts[0] == "Red throws two and three, no double: Red stays in the Well."
     assert state.positions[0] == 30 and state.turn == 1
@@ -377,6 +379,7 @@ def test_goose_donkey_48_misses_a_turn() -> None:
     texts = said(state, 1, 3)
     assert texts[1] == "Red meets the Donkey at 48 and misses the next turn."
     assert state.to_json()["missed_turns"] == [1, 0, 0]
+    assert state.status().startswith("Red on 48, missing a turn, Blue at the start")
     said(state, 1, 2)  # Blue
     events = state.apply(Throw((1, 2)))  # Green; Red's turn is skipped
     texts = [e.describe(state.game.players) for e in events]
@@ -583,7 +586,13 @@ def test_racing_spec_one_die() -> None:
     assert state.chance().count == 1  # type: ignore[union-attr]
     assert state.to_json()["on_track"] == [False, False]
     assert state.to_json()["finish"] == 50
-    assert state.status() == "Red in the start area, Blue in the start area. Red to throw one die."
+    assert state.status() == (
+        "Red in the start area, Blue in the start area."
+        " Red to throw one die (a six to enter the track)."
+    )
+    said(state, 6)
+    assert state.expected() == "Red to throw one die"
+    assert state.status().startswith("Red on the start line, Blue in the start area.")
 
 
 def test_racing_needs_a_six_to_enter() -> None:

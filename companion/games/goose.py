@@ -389,6 +389,20 @@ class GooseState(RaceState):
         self.turn = turn
         return [*events, TurnPasses(turn)]
 
+    def expected(self) -> str:
+        text = super().expected()
+        if self.winner is None and self.in_well(self.turn):
+            text += f" (a double to leave {self.game.board.wells[self.positions[self.turn]]})"
+        return text
+
+    def where(self, player: int) -> str:
+        text = super().where(player)
+        if self.in_well(player):
+            text += f" in {self.game.board.wells[self.positions[player]]}"
+        if self.missed[player]:
+            text += f", missing {'a turn' if self.missed[player] == 1 else 'turns'}"
+        return text
+
     def extra_json(self) -> dict[str, Any]:
         return {
             "centre": self.game.board.squares,

@@ -190,6 +190,12 @@ class RacingState(RaceState):
             return [*events, ThrowsAgain(player)]
         return events + self.pass_turn()
 
+    def expected(self) -> str:
+        text = super().expected()
+        if self.winner is None and not self.on_track[self.turn]:
+            text += " (a six to enter the track)"
+        return text
+
     def where(self, player: int) -> str:
         if not self.on_track[player]:
             return "in the start area"
