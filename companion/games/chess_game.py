@@ -1,0 +1,800 @@
+"""Chess: rules by python-chess, moves typed (SAN or UCI) or read from an electronic board.
+
+The state wraps a ``chess.Board``. Every action is validated against it before anything is
+pushed, so an illegal move raises :class:`IllegalAction` (with the FEN in the message, as
+python-chess does) and changes nothing.
+
+Board input (``BoardSeen``, 64 squares from a DGT board) is matched against the position:
+the move is the one legal move whose result the board shows; the previous position means a
+takeback; a board on its way to a legal result (pieces lifted, half a castling) is quietly
+ignored; anything else is refused with square-by-square instructions to put it right.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import chess
+
+from companion.engine import (
+    TERMINAL,
+    Action,
+    Event,
+    Game,
+    GameOver,
+    GameSpec,
+    IllegalAction,
+    Option,
+    Priority,
+    State,
+)
+from companion.games import register
+from companion.observations import BoardSeen, Observation
+
+WHITE, BLACK = 0, 1
+PIECE_NAMES = {
+    chess.PAWN: "pawn",
+    chess.KNIGHT: "knight",
+    chess.BISHOP: "bishop",
+    chess.ROOK: "rook",
+    chess.QUEEN: "queen",
+    chess.KING: "king",
+}
+# Pieces lifted at once while a move is still being made (the mover and a captured piece).
+MAX_LIFTED = 2
+# How many half-moves back a board may be taken back to.
+MAX_TAKEBACK = 2
+
+
+# --------------------------------------------------------------------------- actions
+
+
+@dataclass(frozen=True)
+class Move(Action):
+    """One chess move in UCI notation ("e2e4", "e7e8q", "e1g1")."""
+
+    uci: str
+
+    def __str__(self) -> str:
+        return self.uci
+
+
+@dataclass(frozen=True)
+class TakeBack(Action):
+    """Take back the last ``plies`` half-moves (from the board, or typed ``takeback``)."""
+
+    plies: int = 1
+
+    def __str__(self) -> str:
+        return "takeback" if self.plies == 1 else f"takeback {self.plies}"
+
+
+@dataclass(frozen=True)
+class ClaimDraw(Action):
+    """A draw claimed under the threefold-repetition or fifty-move rule."""
+
+    player: int
+
+    def __str__(self) -> str:
+        return "claim draw"
+
+
+@dataclass(frozen=True)
+class Resign(Action):
+    player: int
+
+    def __str__(self) -> str:
+        return "resign"
+
+
+# --------------------------------------------------------------------------- events
+
+
+@dataclass(frozen=True)
+class MovePlayed(Event):
+    player: int
+    san: str
+    uci: str
+    words: str  # "knight takes e5, check"
+    key: ClassVar[str] = "chess_move"
+
+    def describe(self, names: Sequence[str]) -> str:
+        return self.words[:1].upper() + self.words[1:] + "."
+
+
+@dataclass(frozen=True)
+class MovesTakenBack(Event):
+    sans: tuple[str, ...]  # the moves taken back, last first
+    to_move: int
+    key: ClassVar[str] = "chess_takeback"
+
+    def describe(self, names: Sequence[str]) -> str:
+        what = " and ".join(self.sans)
+        return f"Taken back: {what}. {names[self.to_move]} to move."
+
+
+@dataclass(frozen=True)
+class DrawClaimable(Event):
+    player: int
+    rule: str  # "threefold repetition" or "fifty-move rule"
+    key: ClassVar[str] = "chess_draw_claimable"
+    priority: ClassVar[int] = Priority.INFO
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"{names[self.player]} may claim a draw by the {self.rule}."
+
+
+# --------------------------------------------------------------------------- board refusals
+
+
+class BoardPending(IllegalAction):
+    """A board reading that is not an error yet (pieces in the air, or nothing changed).
+
+    The session should log it without speaking (``quiet`` is True).
+    """
+
+    quiet = True
+
+
+class BoardMatches(BoardPending):
+    """The board shows the game's position: say it only if the last board reading was refused."""
+
+
+class BoardMismatch(IllegalAction):
+    """The board shows neither a legal move's result nor a takeback; ``fixes`` says what to do."""
+
+    quiet = False
+
+    def __init__(self, reason: str, fixes: tuple[str, ...], *, position: str = "") -> None:
+        super().__init__(reason, position=position)
+        self.fixes = fixes
+
+
+# --------------------------------------------------------------------------- game
+
+
+@register
+class Chess(Game):
+    spec = GameSpec(
+        name="chess",
+        title="Chess",
+        min_players=2,
+        max_players=2,
+        inputs=("board",),
+        rulebook="000: Chess Instructions; 002: Chess",
+        options=(
+            Option("fen", "", "start from this FEN instead of the initial position"),
+            Option(
+                "auto_draw",
+                False,
+                "end the game at once on threefold repetition or fifty moves instead of"
+                " waiting for a claim",
+            ),
+        ),
+        house_rules=(
+            "FIDE rules where the rulebooks are silent: threefold repetition and the fifty-move"
+            " rule are claimed (say 'claim draw'); fivefold repetition, the seventy-five-move"
+            " rule, insufficient material, stalemate and checkmate end the game by themselves."
+            " A pawn promotes to a queen unless another piece is named or placed."
+        ),
+        default_players=("White", "Black"),
+    )
+    action_types = {"Move": Move, "TakeBack": TakeBack, "ClaimDraw": ClaimDraw, "Resign": Resign}
+    tools = {"perft": "companion.games.chess_game:perft_main"}
+
+    def new_state(self) -> ChessState:
+        fen = str(self.options["fen"]).strip()
+        try:
+            board = chess.Board(fen) if fen else chess.Board()
+        except ValueError as exc:
+            raise ValueError(f"bad FEN {fen!r}: {exc}") from exc
+        if not board.is_valid():
+            raise ValueError(f"the FEN {fen!r} is not a legal position ({board.status()!r})")
+        return ChessState(self, board)
+
+    def max_length(self) -> int:
+        # The seventy-five-move rule bounds a game at 8848.5 moves; claims and takebacks are
+        # not in legal_actions, so random play stays under this.
+        return 17_700
+
+    def command_help(self) -> str:
+        return (
+            "e4, Nf3, exd5, O-O, e7e8q   a move in SAN or UCI (promotion to a queen unless named)\n"
+            "takeback [N]                take back the last move (or N half-moves)\n"
+            "claim draw                  claim a draw (threefold repetition, fifty-move rule)\n"
+            "resign                      the player to move resigns"
+        )
+
+    def parse_action(self, state: State, text: str) -> Action:
+        assert isinstance(state, ChessState)
+        words = text.strip().split()
+        if not words:
+            raise IllegalAction("Say a move, like e4 or Nf3.")
+        head = words[0].lower()
+        if head in {"takeback", "take"}:
+            rest = [w for w in words[1:] if w.lower() != "back"]
+            plies = int(rest[0]) if rest and rest[0].isdigit() else 1
+            return TakeBack(plies)
+        if head == "claim" or text.strip().lower() == "draw":
+            return ClaimDraw(state.player_to_move())
+        if head == "resign":
+            return Resign(state.player_to_move())
+        if len(words) != 1:
+            raise IllegalAction(f"I don't understand {text.strip()!r}: say one move, like Nf3.")
+        return Move(state.parse_move(words[0]).uci())
+
+    def interpret(self, state: State, observation: Observation) -> Action:
+        if not isinstance(observation, BoardSeen):
+            return super().interpret(state, observation)
+        assert isinstance(state, ChessState)
+        return state.match_board(board_from_squares(observation.squares))
+
+
+# --------------------------------------------------------------------------- state
+
+
+class ChessState(State):
+    def __init__(self, game: Chess, board: chess.Board) -> None:
+        self.game = game
+        self.board = board
+        self.start_fen = board.fen()
+        self.sans: list[str] = []  # SAN of each move played, kept so to_json stays cheap
+        # (termination in words, winners) once resigned or a draw was claimed
+        self.ended: tuple[str, tuple[int, ...]] | None = None
+
+    # --- core API -----------------------------------------------------------------
+
+    def current_player(self) -> int:
+        if self.outcome() is not None:
+            return TERMINAL
+        return self.player_to_move()
+
+    def player_to_move(self) -> int:
+        return WHITE if self.board.turn == chess.WHITE else BLACK
+
+    def legal_actions(self) -> list[Action]:
+        if self.is_terminal():
+            return []
+        actions: list[Action] = [Move(m.uci()) for m in self.board.legal_moves]
+        if self.claimable_draw():
+            actions.append(ClaimDraw(self.player_to_move()))
+        return actions
+
+    def apply(self, action: Action) -> list[Event]:
+        handler = _APPLY.get(type(action))
+        if handler is None:
+            raise IllegalAction(f"{action} is not a chess action")
+        return handler(self, action)
+
+    def clone(self) -> ChessState:
+        twin = ChessState.__new__(ChessState)
+        twin.game = self.game
+        twin.board = self.board.copy(stack=True)
+        twin.start_fen = self.start_fen
+        twin.sans = list(self.sans)
+        twin.ended = self.ended
+        return twin
+
+    def to_json(self) -> dict[str, Any]:
+        outcome = self.outcome()
+        return {
+            "fen": self.board.fen(),
+            "start_fen": self.start_fen,
+            "moves_san": list(self.sans),
+            "moves_uci": [m.uci() for m in self.board.move_stack],
+            "turn": "white" if self.board.turn == chess.WHITE else "black",
+            "check": self.board.is_check(),
+            "result": outcome[0] if outcome else "*",
+            "termination": outcome[1] if outcome else None,
+            "claimable_draw": self.claimable_draw(),
+            # UCI, not SAN: SAN costs a move push per entry (say "options" for SAN).
+            "legal_moves": [m.uci() for m in self.board.legal_moves] if outcome is None else [],
+        }
+
+    def winners(self) -> tuple[int, ...]:
+        outcome = self.outcome()
+        return outcome[2] if outcome else ()
+
+    def scores(self) -> list[float]:
+        outcome = self.outcome()
+        if outcome is None:
+            return [0.0, 0.0]
+        winners = outcome[2]
+        if not winners:
+            return [0.5, 0.5]
+        return [1.0 if p in winners else 0.0 for p in (WHITE, BLACK)]
+
+    def describe_action(self, action: Action) -> str:
+        if isinstance(action, Move):
+            move = chess.Move.from_uci(action.uci)
+            if self.board.is_legal(move):
+                return move_words(self.board, move)
+        return str(action)
+
+    def choices_text(self) -> str:
+        if self.is_terminal():
+            return ""
+        sans = sorted(self.board.san(m) for m in self.board.legal_moves)
+        extra = " You may also claim a draw." if self.claimable_draw() else ""
+        return f"{len(sans)} legal moves: " + ", ".join(sans) + "." + extra
+
+    def expected(self) -> str:
+        if self.is_terminal():
+            return "The game is over."
+        names = self.game.players
+        check = ", in check" if self.board.is_check() else ""
+        return f"{names[self.player_to_move()]} to move{check}"
+
+    def status(self) -> str:
+        outcome = self.outcome()
+        if outcome is not None:
+            return f"The game is over: {outcome[1]}, {outcome[0]}."
+        n = self.board.fullmove_number
+        return f"Move {n}. {self.expected()}."
+
+    def __repr__(self) -> str:
+        return f"ChessState(fen={self.board.fen()!r})"
+
+    # --- rules helpers --------------------------------------------------------------
+
+    def outcome(self) -> tuple[str, str, tuple[int, ...]] | None:
+        """(result "1-0", termination in words, winners) once the game is over, else None."""
+        if self.ended is not None:
+            detail, ended_winners = self.ended
+            return (_result_text(ended_winners), detail, ended_winners)
+        out = self.board.outcome(claim_draw=False)
+        if out is None:
+            rule = self._draw_rule() if self.game.options["auto_draw"] else None
+            return ("1/2-1/2", rule, ()) if rule else None
+        winners: tuple[int, ...] = ()
+        if out.winner is not None:
+            winners = (WHITE if out.winner == chess.WHITE else BLACK,)
+        return (out.result(), _TERMINATION_WORDS[out.termination], winners)
+
+    def claimable_draw(self) -> str | None:
+        """The rule under which a draw may be claimed now, if any (threefold wins a tie)."""
+        if self.game.options["auto_draw"] or self.ended is not None:
+            return None
+        if self.board.outcome(claim_draw=False) is not None:
+            return None
+        return self._draw_rule()
+
+    def _draw_rule(self) -> str | None:
+        # The position on the board now, not one a further move would make (FIDE 9.2 also
+        # lets a player claim by announcing the move; here the move is made first).
+        if self.board.is_repetition(3):
+            return "threefold repetition"
+        if self.board.is_fifty_moves():
+            return "fifty-move rule"
+        return None
+
+    def parse_move(self, text: str) -> chess.Move:
+        """A move in SAN or UCI, promotion to a queen when none is named; or refuse."""
+        board = self.board
+        if self.is_terminal():
+            raise IllegalAction("The game is over.", position=board.fen())
+        cleaned = text.strip().replace("0-0-0", "O-O-O").replace("0-0", "O-O")
+        candidates = [cleaned]
+        if cleaned[:1] in "nrqk" and cleaned[:1]:
+            candidates.append(cleaned[0].upper() + cleaned[1:])
+        if cleaned[:1] == "b":  # bxc3 is a pawn capture; "bc4" can only be a bishop
+            candidates.append("B" + cleaned[1:])
+        for candidate in candidates:
+            for attempt in (candidate, candidate + "q", candidate + "=Q"):
+                move = _try_parse(board, attempt)
+                if move is not None:
+                    return move
+        raise IllegalAction(self._why_illegal(cleaned), position=board.fen())
+
+    def _why_illegal(self, text: str) -> str:
+        side = self.game.players[self.player_to_move()]
+        try:
+            move = chess.Move.from_uci(text.lower())
+        except ValueError:
+            move = None
+        if move is not None:
+            piece = self.board.piece_at(move.from_square)
+            if piece is None:
+                return f"There is no piece on {chess.square_name(move.from_square)}."
+            if piece.color != self.board.turn:
+                return f"That is not {side}'s piece: it is {side}'s move."
+            if self.board.is_pseudo_legal(move):
+                return f"{text} would leave {side}'s king in check."
+            return f"{text} is not a legal move for {side}."
+        if self.board.is_check():
+            return f"{text} is not a legal move: {side} is in check."
+        return f"{text} is not a legal move for {side}."
+
+    # --- board matching -------------------------------------------------------------
+
+    def match_board(self, seen: dict[chess.Square, str]) -> Action:
+        """The action a stable board reading means, or a refusal saying what to fix."""
+        board = self.board
+        here = _placement(board)
+        if seen == here:
+            raise BoardMatches("The board matches the game.", position=board.fen())
+        taken = self._takeback_to(seen)
+        if taken:
+            return TakeBack(taken)
+        if self.is_terminal():
+            raise BoardMismatch(
+                "The game is over. " + _fix_text(here, seen),
+                _fixes(here, seen),
+                position=board.fen(),
+            )
+        results = []
+        for move in board.legal_moves:
+            after = _placement_after(board, move)
+            if _shows(seen, after, move):
+                results.append(move)
+        if len(results) == 1:
+            return Move(results[0].uci())
+        if len(results) > 1:  # cannot happen with piece identities, but say so if it does
+            raise BoardMismatch(
+                "The board fits more than one move; please type the move.", (), position=board.fen()
+            )
+        if self._on_the_way(here, seen):
+            raise BoardPending("Waiting for the move to be finished.", position=board.fen())
+        fixes = _fixes(here, seen)
+        lead = self._illegal_move_words(here, seen)
+        reason = (lead + " " if lead else "The board does not match the game. ") + _fix_text(
+            here, seen
+        )
+        raise BoardMismatch(reason, fixes, position=board.fen())
+
+    def _takeback_to(self, seen: dict[chess.Square, str]) -> int:
+        board = self.board.copy(stack=True)
+        for plies in range(1, MAX_TAKEBACK + 1):
+            if not board.move_stack:
+                return 0
+            board.pop()
+            if _placement(board) == seen:
+                return plies
+        return 0
+
+    def _on_the_way(self, here: dict[chess.Square, str], seen: dict[chess.Square, str]) -> bool:
+        """True when the board could be a legal move (or a takeback) half made."""
+        targets = [here] + [_placement_after(self.board, m) for m in self.board.legal_moves]
+        back = self.board.copy(stack=True)
+        if back.move_stack:
+            back.pop()
+            targets.append(_placement(back))
+        return any(_between(here, seen, after) for after in targets)
+
+    def _illegal_move_words(
+        self, here: dict[chess.Square, str], seen: dict[chess.Square, str]
+    ) -> str:
+        """Name an illegal move when one piece was simply moved elsewhere ("Bishop c1 to h6...")."""
+        emptied = [sq for sq in here if sq not in seen]
+        arrived = [sq for sq, p in seen.items() if here.get(sq) != p]
+        if len(emptied) != 1 or len(arrived) != 1:
+            return ""
+        src, dst = emptied[0], arrived[0]
+        if seen[dst] != here[src]:
+            return ""
+        piece = chess.Piece.from_symbol(here[src])
+        name = PIECE_NAMES[piece.piece_type].capitalize()
+        text = f"{name} {chess.square_name(src)} to {chess.square_name(dst)}"
+        move = chess.Move(src, dst)
+        side = self.game.players[self.player_to_move()]
+        if piece.color != self.board.turn:
+            return f"{text}: it is {side}'s move."
+        if self.board.is_pseudo_legal(move):
+            return f"{text} would leave {side}'s king in check."
+        return f"{text} is not a legal move."
+
+
+def _try_parse(board: chess.Board, text: str) -> chess.Move | None:
+    for parse in (board.parse_san, board.parse_uci):
+        try:
+            return parse(text)
+        except ValueError:
+            continue
+    return None
+
+
+def _result_text(winners: tuple[int, ...]) -> str:
+    if not winners:
+        return "1/2-1/2"
+    return "1-0" if winners == (WHITE,) else "0-1"
+
+
+_TERMINATION_WORDS = {
+    chess.Termination.CHECKMATE: "checkmate",
+    chess.Termination.STALEMATE: "stalemate",
+    chess.Termination.INSUFFICIENT_MATERIAL: "insufficient material",
+    chess.Termination.SEVENTYFIVE_MOVES: "seventy-five-move rule",
+    chess.Termination.FIVEFOLD_REPETITION: "fivefold repetition",
+    chess.Termination.FIFTY_MOVES: "fifty-move rule",
+    chess.Termination.THREEFOLD_REPETITION: "threefold repetition",
+}
+
+
+# --------------------------------------------------------------------------- applying
+
+
+def _apply_move(state: ChessState, action: Action) -> list[Event]:
+    assert isinstance(action, Move)
+    board = state.board
+    if state.is_terminal():
+        raise IllegalAction("The game is over.", position=board.fen())
+    try:
+        move = chess.Move.from_uci(action.uci)
+    except ValueError:
+        raise IllegalAction(f"{action.uci!r} is not a move.", position=board.fen()) from None
+    if not board.is_legal(move):
+        raise IllegalAction(state._why_illegal(action.uci), position=board.fen())
+    player = state.player_to_move()
+    san = board.san(move)
+    words = move_words(board, move)
+    board.push(move)
+    state.sans.append(san)
+    events: list[Event] = [MovePlayed(player, san, move.uci(), words)]
+    outcome = state.outcome()
+    if outcome is not None:
+        events.append(GameOver(outcome[2], outcome[1].capitalize() + "."))
+    else:
+        rule = state.claimable_draw()
+        if rule:
+            events.append(DrawClaimable(state.player_to_move(), rule))
+    return events
+
+
+def _apply_takeback(state: ChessState, action: Action) -> list[Event]:
+    assert isinstance(action, TakeBack)
+    board = state.board
+    if state.ended is not None:
+        raise IllegalAction(
+            f"The game ended by {state.ended[0]}; it cannot be taken back.", position=board.fen()
+        )
+    if action.plies < 1:
+        raise IllegalAction("Take back at least one move.", position=board.fen())
+    if action.plies > len(board.move_stack):
+        have = len(board.move_stack)
+        raise IllegalAction(
+            f"There {'is' if have == 1 else 'are'} only {have} move{'s' if have != 1 else ''}"
+            " to take back.",
+            position=board.fen(),
+        )
+    sans = []
+    for _ in range(action.plies):
+        board.pop()
+        sans.append(state.sans.pop())
+    return [MovesTakenBack(tuple(sans), state.player_to_move())]
+
+
+def _apply_claim(state: ChessState, action: Action) -> list[Event]:
+    assert isinstance(action, ClaimDraw)
+    if state.is_terminal():
+        raise IllegalAction("The game is over.", position=state.board.fen())
+    rule = state.claimable_draw()
+    if rule is None:
+        raise IllegalAction(
+            "No draw can be claimed now: the position has not occurred three times and fifty"
+            " moves have not passed without a capture or a pawn move.",
+            position=state.board.fen(),
+        )
+    state.ended = (rule, ())
+    return [GameOver((), f"Draw claimed by {rule}.")]
+
+
+def _apply_resign(state: ChessState, action: Action) -> list[Event]:
+    assert isinstance(action, Resign)
+    if state.is_terminal():
+        raise IllegalAction("The game is over.", position=state.board.fen())
+    if action.player not in (WHITE, BLACK):
+        raise IllegalAction("Only White or Black can resign.", position=state.board.fen())
+    winner = 1 - action.player
+    state.ended = ("resignation", (winner,))
+    names = state.game.players
+    return [GameOver((winner,), f"{names[action.player]} resigns.")]
+
+
+_APPLY = {
+    Move: _apply_move,
+    TakeBack: _apply_takeback,
+    ClaimDraw: _apply_claim,
+    Resign: _apply_resign,
+}
+
+
+# --------------------------------------------------------------------------- words
+
+
+def move_words(board: chess.Board, move: chess.Move) -> str:
+    """A legal move in words: "knight takes e5, check", "castles kingside", "pawn to e4"."""
+    if board.is_castling(move):
+        text = "castles " + ("kingside" if board.is_kingside_castling(move) else "queenside")
+    else:
+        piece = board.piece_at(move.from_square)
+        assert piece is not None
+        name = PIECE_NAMES[piece.piece_type]
+        san = board.san(move)
+        body = san.rstrip("+#")
+        dest = chess.square_name(move.to_square)
+        # SAN disambiguation: what sits between the piece letter and the destination.
+        core = body.split("=")[0]
+        start = 0 if piece.piece_type == chess.PAWN else 1
+        middle = core[start : len(core) - 2].replace("x", "")
+        if piece.piece_type == chess.PAWN and board.is_capture(move):
+            middle = chess.square_name(move.from_square)[0]
+        source = f" from {middle}" if middle else ""
+        verb = "takes" if board.is_capture(move) else "to"
+        text = f"{name}{source} {verb} {dest}"
+        if board.is_en_passant(move):
+            text += " en passant"
+        if move.promotion:
+            text += f", promotes to a {PIECE_NAMES[move.promotion]}"
+    board.push(move)
+    try:
+        if board.is_checkmate():
+            text += ", checkmate"
+        elif board.is_check():
+            text += ", check"
+    finally:
+        board.pop()
+    return text
+
+
+def _piece_words(symbol: str) -> str:
+    if symbol not in "PNBRQKpnbrqk" or not symbol:
+        return "unknown piece"
+    piece = chess.Piece.from_symbol(symbol)
+    colour = "white" if piece.color == chess.WHITE else "black"
+    return f"{colour} {PIECE_NAMES[piece.piece_type]}"
+
+
+# --------------------------------------------------------------------------- board helpers
+
+
+def board_from_squares(squares: Sequence[tuple[str, str]]) -> dict[chess.Square, str]:
+    """BoardSeen squares (all 64, or only the occupied ones) as square -> piece symbol."""
+    out: dict[chess.Square, str] = {}
+    for name, symbol in squares:
+        try:
+            sq = chess.parse_square(name.lower())
+        except ValueError:
+            raise IllegalAction(f"The board reported an unknown square {name!r}.") from None
+        if symbol and symbol not in {".", "-", " "}:
+            out[sq] = symbol
+    return out
+
+
+def _placement(board: chess.Board) -> dict[chess.Square, str]:
+    return {sq: p.symbol() for sq, p in board.piece_map().items()}
+
+
+def _placement_after(board: chess.Board, move: chess.Move) -> dict[chess.Square, str]:
+    board.push(move)
+    try:
+        return _placement(board)
+    finally:
+        board.pop()
+
+
+def _shows(seen: dict[chess.Square, str], after: dict[chess.Square, str], move: chess.Move) -> bool:
+    """The board shows ``after``; a pawn left on the last rank stands for a queen."""
+    if seen == after:
+        return True
+    if move.promotion != chess.QUEEN:
+        return False
+    pawn = "P" if after[move.to_square] == "Q" else "p"
+    return (
+        seen.get(move.to_square) == pawn
+        and {**seen, move.to_square: after[move.to_square]} == after
+    )
+
+
+def _between(
+    here: dict[chess.Square, str], seen: dict[chess.Square, str], after: dict[chess.Square, str]
+) -> bool:
+    """Every square shows its piece before or after the move, or is empty; few are in the air."""
+    in_the_air = 0
+    for sq in here.keys() | seen.keys() | after.keys():
+        shown = seen.get(sq)
+        if shown is None:
+            in_the_air += sq in after
+        elif shown != here.get(sq) and shown != after.get(sq):
+            return False
+    return in_the_air <= MAX_LIFTED
+
+
+def _fixes(here: dict[chess.Square, str], seen: dict[chess.Square, str]) -> tuple[str, ...]:
+    """Square-by-square instructions that turn the board ``seen`` into the game's ``here``."""
+    missing = {sq: p for sq, p in here.items() if seen.get(sq) != p}
+    extra = {sq: p for sq, p in seen.items() if here.get(sq) != p}
+    fixes: list[str] = []
+    # A piece standing where another of its kind belongs: one instruction, "move ... back".
+    for src, symbol in sorted(extra.items()):
+        dst = next(
+            (sq for sq, p in sorted(missing.items()) if p == symbol and sq not in seen), None
+        )
+        if dst is None:
+            continue
+        fixes.append(
+            f"move the {_piece_words(symbol)} from {chess.square_name(src)} back to"
+            f" {chess.square_name(dst)}"
+        )
+        del missing[dst]
+        del extra[src]
+    for sq, symbol in sorted(extra.items()):
+        if sq in missing:
+            fixes.append(
+                f"replace the {_piece_words(symbol)} on {chess.square_name(sq)} with the"
+                f" {_piece_words(missing.pop(sq))}"
+            )
+        else:
+            fixes.append(f"remove the {_piece_words(symbol)} from {chess.square_name(sq)}")
+    for sq, symbol in sorted(missing.items()):
+        fixes.append(f"put the {_piece_words(symbol)} back on {chess.square_name(sq)}")
+    return tuple(fixes)
+
+
+def _fix_text(here: dict[chess.Square, str], seen: dict[chess.Square, str]) -> str:
+    fixes = _fixes(here, seen)
+    if not fixes:
+        return ""
+    shown = list(fixes[:4])
+    if len(fixes) > 4:
+        shown.append(f"and {len(fixes) - 4} more squares")
+    text = "; ".join(shown)
+    return text[:1].upper() + text[1:] + "."
+
+
+# --------------------------------------------------------------------------- perft
+
+
+def perft(board: chess.Board, depth: int) -> int:
+    """Leaf nodes of the legal-move tree to ``depth`` (the standard perft count)."""
+    if depth <= 0:
+        return 1
+    if depth == 1:
+        return board.legal_moves.count()
+    nodes = 0
+    for move in list(board.legal_moves):
+        board.push(move)
+        nodes += perft(board, depth - 1)
+        board.pop()
+    return nodes
+
+
+def perft_main(argv: list[str]) -> int:
+    """``companion perft chess DEPTH [--position FEN] [--divide] [--json]``."""
+    parser = argparse.ArgumentParser(prog="companion perft chess")
+    parser.add_argument("depth", type=int)
+    parser.add_argument("--position", default=chess.STARTING_FEN, help="a FEN (default: start)")
+    parser.add_argument("--divide", action="store_true", help="count below each first move")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    if args.depth < 0:
+        parser.error("depth must be 0 or more")
+    try:
+        board = chess.Board(args.position)
+    except ValueError as exc:
+        parser.error(f"bad FEN: {exc}")
+    divide: dict[str, int] = {}
+    if args.divide and args.depth > 0:
+        for move in list(board.legal_moves):
+            board.push(move)
+            divide[move.uci()] = perft(board, args.depth - 1)
+            board.pop()
+        nodes = sum(divide.values())
+    else:
+        nodes = perft(board, args.depth)
+    if args.json:
+        out: Mapping[str, Any] = {
+            "fen": board.fen(),
+            "depth": args.depth,
+            "nodes": nodes,
+            **({"divide": divide} if args.divide else {}),
+        }
+        print(json.dumps(out, indent=2))
+    else:
+        for uci, count in sorted(divide.items()):
+            print(f"{uci}: {count}")
+        print(f"perft({args.depth}) = {nodes}")
+    return 0
