@@ -1,0 +1,149 @@
+"""Chance and Community Chest: drawing (virtual deck order, or a physical card identified
+from outside) and following a card's instructions."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from companion.engine import Draw, Event, Shuffle
+from companion.games.monopoly import events as E
+from companion.games.monopoly.edition import (
+    ADVANCE,
+    BACK,
+    COLLECT,
+    COLLECT_EACH,
+    GOOJF,
+    NEAREST,
+    PAY,
+    PAY_EACH,
+    REPAIRS,
+    TO_JAIL,
+    Card,
+)
+from companion.games.monopoly.rent import HOTEL
+
+if TYPE_CHECKING:
+    from companion.games.monopoly.state import MonopolyState
+
+from companion.games.monopoly.phases import BANK, CARD, RESOLVING, ROLL, SHORT
+
+
+def draw_top(st: MonopolyState, p: int, deck: str, ev: list[Event]) -> None:
+    """Virtual deck: take the top card; it goes to the bottom unless it is kept."""
+    order = st.decks[deck]
+    card = st.ed.card_by_id[deck][order.pop(0)]
+    if card.op != GOOJF:
+        order.append(card.id)
+    follow(st, p, card, ev)
+
+
+def check_draw(st: MonopolyState, action: Draw) -> str | None:
+    request = st.chance()
+    if st.phase != CARD or request is None or request.kind != "card":
+        return f"No card is expected now. {st.expected()}."
+    if action.card not in request.cards:
+        deck = st.ed.deck_names[request.deck]
+        if action.card in st.ed.card_by_id[request.deck]:
+            return f"{action.card} is held by a player, so it cannot be drawn from {deck}"
+        return f"{action.card} is not a {deck} card"
+    return None
+
+
+def do_draw(st: MonopolyState, action: Draw, ev: list[Event]) -> None:
+    deck = st._card_deck()
+    st.phase = RESOLVING
+    follow(st, st.turn, st.ed.card_by_id[deck][action.card], ev)
+    st.proceed(ev)
+
+
+def check_shuffle(st: MonopolyState, action: Shuffle) -> str | None:
+    request = st.chance()
+    if request is None or request.kind != "shuffle":
+        return "No shuffle is expected now"
+    if action.deck != request.deck:
+        return f"I need the {request.deck} deck shuffled, not {action.deck}"
+    if sorted(action.order) != sorted(request.cards):
+        return f"A shuffled {request.deck} deck holds each of its cards exactly once"
+    return None
+
+
+def do_shuffle(st: MonopolyState, action: Shuffle, ev: list[Event]) -> None:
+    st.setup.pop(0)
+    if action.deck == "deeds":
+        _deal(st, action.order, ev, free=st.variant == SHORT)
+    else:
+        st.decks[action.deck] = list(action.order)
+    if not st.setup:
+        st.phase = ROLL
+
+
+def _deal(st: MonopolyState, order: tuple[str, ...], ev: list[Event], free: bool) -> None:
+    """Short Game: three free deeds each; Time Limit Game: two each, paid at once."""
+    ed = st.ed
+    each = 3 if free else 2
+    index = {name: s for s in ed.properties for name in (ed.names[s],)}
+    dealt: list[list[int]] = [[] for _ in range(st.n)]
+    for k in range(each * st.n):
+        dealt[k % st.n].append(index[order[k]])
+    for p, spaces in enumerate(dealt):
+        paid = 0 if free else sum(ed.price[s] for s in spaces)
+        for s in spaces:
+            st.owner[s] = p
+        st.cash[p] -= paid
+        st.collected += paid
+        ev.append(E.Dealt(p, tuple(ed.names[s] for s in spaces), paid))
+
+
+def follow(st: MonopolyState, p: int, card: Card, ev: list[Event]) -> None:
+    ed = st.ed
+    ev.append(E.CardDrawn(p, ed.deck_names[card.deck], card.text))
+    op = card.op
+    if op == ADVANCE:
+        st.move_to(p, card.arg, "advances to", ev)
+        st.land(p, card.arg, ev)
+    elif op == NEAREST:
+        dest = ed.nearest[card.arg][st.pos[p]]
+        st.move_to(p, dest, "advances to the nearest", ev)
+        st.land(p, dest, ev, card_mult=card.arg2)
+    elif op == BACK:
+        dest = (st.pos[p] - card.arg) % ed.size
+        st.pos[p] = dest
+        ev.append(E.Moved(p, ed.names[dest], f"goes back {card.arg} spaces to"))
+        st.land(p, dest, ev)
+    elif op == TO_JAIL:
+        st.send_to_jail(p, "the card says so", ev)
+    elif op == COLLECT:
+        st.give(p, card.arg, card.text.rstrip("."), ev)
+    elif op == PAY:
+        st.explain(f"The card: {card.text}")
+        st.charge(p, BANK, card.arg, E.Paid(p, BANK, card.arg, "the card"), ev)
+    elif op == PAY_EACH:
+        st.explain(f"The card: {card.text}")
+        for q in st.active():
+            if q != p:
+                st.charge(p, q, card.arg, E.Paid(p, q, card.arg, "the card"), ev)
+    elif op == COLLECT_EACH:
+        st.explain(f"The card: {card.text}")
+        for q in st.active():
+            if q != p:
+                st.charge(q, p, card.arg, E.Paid(q, p, card.arg, "the card"), ev)
+    elif op == REPAIRS:
+        houses = sum(b for s, b in enumerate(st.bld) if st.owner[s] == p and b != HOTEL)
+        hotels = sum(1 for s, b in enumerate(st.bld) if st.owner[s] == p and b == HOTEL)
+        amount = houses * card.arg + hotels * card.arg2
+        words = ed.words
+        st.explain(f"The card: {houses} {words['houses']} at {card.arg} and {hotels}"
+                   f" {words['hotels']} at {card.arg2}, {E.money(amount)}.")
+        if amount:
+            st.charge(p, BANK, amount, E.Paid(p, BANK, amount, "repairs"), ev)
+    elif op == GOOJF:
+        st.held[p].append(card.key)
+
+
+def return_card(st: MonopolyState, p: int, key: str, ev: list[Event]) -> None:
+    """A used (or surrendered) Get Out of Jail Free card goes to the bottom of its deck."""
+    st.held[p].remove(key)
+    card = st.ed.cards[key]
+    if st.virtual:
+        st.decks[card.deck].append(card.id)
+    ev.append(E.CardReturned(p, st.ed.deck_names[card.deck]))

@@ -1,0 +1,228 @@
+"""The dispatch table: action type -> (check, do), and the checks not owned by a rule module."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from companion.engine import CHANCE, Draw, Event, Shuffle, Throw
+from companion.games.monopoly import actions as A
+from companion.games.monopoly import cards, property, trades
+from companion.games.monopoly import events as E
+from companion.games.monopoly.rent import total_worth
+
+if TYPE_CHECKING:
+    from companion.games.monopoly.state import MonopolyState
+
+from companion.games.monopoly.phases import (
+    BANK,
+    OVER,
+    RESOLVING,
+    ROLL,
+    SETUP,
+    SHORT,
+    TAX_CHOICE,
+    TIME_LIMIT,
+    UTIL_DICE,
+)
+
+
+def free_time(st: MonopolyState, p: int, spending: bool = False) -> str | None:
+    """Whether ``p`` may act "at any time" now (build, mortgage, trade...), else why not."""
+    if st.phase == OVER:
+        return "The game is over"
+    if not 0 <= p < st.n:
+        return "There is no such player"
+    if st.out[p]:
+        return f"{st.name_of(p)} is bankrupt and out of the game"
+    if st.phase == SETUP:
+        return "The game starts once the decks are shuffled"
+    if st.trade is not None:
+        t = st.trade
+        return f"First {st.name_of(t.partner)} must accept or reject {st.name_of(t.player)}'s offer"
+    if st.transfers:
+        who, s = st.transfers[0]
+        return (f"First {st.name_of(who)} must lift or keep the mortgage on"
+                f" {st.ed.names[s]}")
+    if st.auction is not None:
+        return "Wait until the auction is over"
+    if st.place is not None:
+        return f"First {st.name_of(st.place[0])} must place the building won at auction"
+    if spending and st.debts and st.debts[0][0] == p:
+        return f"{st.name_of(p)} owes {E.money(st.debts[0][2])}: raise money before spending"
+    return None
+
+
+def _player(st: MonopolyState, p: int) -> str | None:
+    if not 0 <= p < st.n:
+        return "There is no such player"
+    if st.out[p]:
+        return f"{st.name_of(p)} is out of the game"
+    return None
+
+
+# ---------------------------------------------------------------- throws
+
+
+def check_throw(st: MonopolyState, a: Throw) -> str | None:
+    if st.phase not in (ROLL, UTIL_DICE) or st.current_player() != CHANCE:
+        return f"No throw is expected now. {st.expected()}."
+    v = a.values
+    if len(v) != 2:
+        return f"Monopoly takes two dice, not {len(v)}"
+    if not (1 <= v[0] <= 6 and 1 <= v[1] <= 6):
+        return "A die shows 1 to 6"
+    return None
+
+
+def do_throw(st: MonopolyState, a: Throw, ev: list[Event]) -> None:
+    st.do_throw(a.values, ev)
+
+
+# ---------------------------------------------------------------- jail
+
+
+def _jail_reason(st: MonopolyState, p: int) -> str | None:
+    reason = _player(st, p)
+    if reason:
+        return reason
+    if not st.jail[p]:
+        return f"{st.name_of(p)} is not in Jail"
+    if p != st.turn or st.phase != ROLL or st.current_player() != CHANCE:
+        return f"Do this on {st.name_of(p)}'s turn, before throwing"
+    return None
+
+
+def check_pay_fine(st: MonopolyState, a: A.PayFine) -> str | None:
+    reason = _jail_reason(st, a.player)
+    if reason:
+        return reason
+    if st.variant != SHORT and st.jail_tries[a.player] >= 2:
+        return ("The fine may be paid before throwing only on the first two turns in Jail;"
+                " on the third, throw: it is paid automatically if no doubles come")
+    fine = st.ed.jail_fine
+    if st.cash[a.player] < fine:
+        return f"The fine is {fine} and {st.name_of(a.player)} has {st.cash[a.player]}"
+    return None
+
+
+def do_pay_fine(st: MonopolyState, a: A.PayFine, ev: list[Event]) -> None:
+    p = a.player
+    fine = st.ed.jail_fine
+    st.explain(f"The {fine} Jail fine, paid before throwing.")
+    st.charge(p, BANK, fine, E.Paid(p, BANK, fine, "the Jail fine"), ev)
+    st.jail[p] = False
+    st.jail_tries[p] = 0
+    ev.append(E.Released(p, "pays the fine, then throws as usual"))
+
+
+def _card_for(st: MonopolyState, a: A.UseCard) -> str | None:
+    for key in st.held[a.player]:
+        if not a.deck or key.startswith(a.deck + ":"):
+            return key
+    return None
+
+
+def check_use_card(st: MonopolyState, a: A.UseCard) -> str | None:
+    reason = _jail_reason(st, a.player)
+    if reason:
+        return reason
+    if _card_for(st, a) is None:
+        return f"{st.name_of(a.player)} holds no Get Out of Jail Free card"
+    return None
+
+
+def do_use_card(st: MonopolyState, a: A.UseCard, ev: list[Event]) -> None:
+    key = _card_for(st, a)
+    assert key is not None
+    p = a.player
+    st.jail[p] = False
+    st.jail_tries[p] = 0
+    ev.append(E.Released(p, "uses a Get Out of Jail Free card, then throws as usual"))
+    cards.return_card(st, p, key, ev)
+
+
+# ---------------------------------------------------------------- tax
+
+
+def check_tax(st: MonopolyState, a: A.ChooseTax) -> str | None:
+    if st.phase != TAX_CHOICE or st.current_player() != a.player:
+        return f"No tax choice is waiting. {st.expected()}."
+    return None
+
+
+def do_tax(st: MonopolyState, a: A.ChooseTax, ev: list[Event]) -> None:
+    p, s = a.player, st.pending
+    ed = st.ed
+    if a.percent:
+        worth, detail = total_worth(st, p)
+        amount = (worth * ed.tax_percent[s] + 50) // 100
+        st.explain(f"{ed.names[s]}: {ed.tax_percent[s]}% of {detail}, {E.money(amount)}"
+                   f" (rounded to the dollar).")
+    else:
+        amount = ed.tax_amount[s]
+        st.explain(f"{ed.names[s]}: the flat {amount}, chosen before adding up the worth.")
+    st.pending = -1
+    st.phase = RESOLVING
+    st.charge(p, BANK, amount, E.Paid(p, BANK, amount, ed.names[s]), ev)
+    st.proceed(ev)
+
+
+# ---------------------------------------------------------------- rent claims, time limit
+
+
+def check_claim(st: MonopolyState, a: A.Claim) -> str | None:
+    if not st.claim_rule:
+        return "The Bank collects rent by itself in this game (option rent=auto)"
+    reason = free_time(st, a.player)
+    if reason:
+        return reason
+    if not any(c[1] == a.player for c in st.claims):
+        return f"{st.name_of(a.player)} has no rent to claim now"
+    return None
+
+
+def do_claim(st: MonopolyState, a: A.Claim, ev: list[Event]) -> None:
+    mine = [c for c in st.claims if c[1] == a.player]
+    st.claims = [c for c in st.claims if c[1] != a.player]
+    for payer, owner, amount, detail, _ in mine:
+        st.explain(f"Rent {E.money(amount)}: {detail}.")
+        st.charge(payer, owner, amount, E.RentPaid(payer, owner, amount, detail), ev)
+
+
+def check_time_up(st: MonopolyState, a: A.TimeUp) -> str | None:
+    if st.variant != TIME_LIMIT:
+        return "Only the Time Limit Game ends at an agreed hour"
+    if st.phase == OVER:
+        return "The game is over"
+    return None
+
+
+def do_time_up(st: MonopolyState, a: A.TimeUp, ev: list[Event]) -> None:
+    st.end_game(ev, "Time is up: the richest player wins.")
+
+
+HANDLERS: dict[type, tuple[Any, Any]] = {
+    Throw: (check_throw, do_throw),
+    Draw: (cards.check_draw, cards.do_draw),
+    Shuffle: (cards.check_shuffle, cards.do_shuffle),
+    A.Buy: (property.check_buy, property.do_buy),
+    A.Auction: (property.check_decline, property.do_decline),
+    A.Bid: (property.check_bid, property.do_bid),
+    A.Pass: (property.check_pass, property.do_pass),
+    A.AuctionBuilding: (property.check_auction_building, property.do_auction_building),
+    A.Build: (property.check_build, property.do_build),
+    A.SellBuilding: (property.check_sell_building, property.do_sell_building),
+    A.SellGroup: (property.check_sell_group, property.do_sell_group),
+    A.Mortgage: (property.check_mortgage, property.do_mortgage),
+    A.Unmortgage: (property.check_unmortgage, property.do_unmortgage),
+    A.KeepMortgaged: (trades.check_keep, trades.do_keep),
+    A.Trade: (trades.check_trade, trades.do_trade),
+    A.Accept: (trades.check_answer, trades.do_accept),
+    A.Reject: (trades.check_answer, trades.do_reject),
+    A.DeclareBankruptcy: (trades.check_bankruptcy, trades.do_bankruptcy),
+    A.PayFine: (check_pay_fine, do_pay_fine),
+    A.UseCard: (check_use_card, do_use_card),
+    A.ChooseTax: (check_tax, do_tax),
+    A.Claim: (check_claim, do_claim),
+    A.TimeUp: (check_time_up, do_time_up),
+}

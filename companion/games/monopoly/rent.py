@@ -1,0 +1,92 @@
+"""Rent and worth: pure arithmetic over a state's tables, with the explanation said by ``why``."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from companion.games.monopoly.edition import LOT, RAILROAD, UTILITY
+from companion.games.monopoly.events import money
+
+if TYPE_CHECKING:
+    from companion.games.monopoly.state import MonopolyState
+
+HOTEL = 5
+
+
+def tenth(amount: int) -> int:
+    """10% rounded to the nearest dollar, halves up (the Bank has no coins)."""
+    return (amount + 5) // 10
+
+
+def owns_group(st: MonopolyState, player: int, space: int) -> bool:
+    owner = st.owner
+    return all(owner[m] == player for m in st.ed.kin[space])
+
+
+def rent(st: MonopolyState, space: int, dice_total: int, card_mult: int = 0) -> tuple[int, str]:
+    """The rent due on ``space`` (owned, unmortgaged) and why.
+
+    ``card_mult``: a card's multiplier (2x railroad rent; 10x the dice for a utility).
+    Mortgaged lots still count as owned for the double rent, the railroad count and the
+    utility count: the rulebook keeps the double rent "even if another property in that
+    color-group is mortgaged", and we read railroads and utilities the same way.
+    """
+    ed = st.ed
+    kind = ed.kind[space]
+    name = ed.names[space]
+    owner = st.owner[space]
+    if kind == LOT:
+        b = st.bld[space]
+        if b:
+            return ed.rent[space][b], f"{name} with {ed.building_words(b)}"
+        base = ed.rent[space][0]
+        if owns_group(st, owner, space):
+            group = ed.group_names[ed.group[space]]
+            return 2 * base, f"{name}, unimproved in the complete {group} group, {base} doubled"
+        return base, name
+    kin = ed.kin[space]
+    count = sum(1 for m in kin if st.owner[m] == owner)
+    if kind == RAILROAD:
+        amount = ed.railroad_rent[count - 1]
+        what = ed.words["railroad"] if count == 1 else ed.words["railroads"]
+        detail = f"{name}, owner has {count} {what}"
+        if card_mult > 1:
+            return amount * card_mult, f"{detail}, {amount} doubled by the card"
+        return amount, detail
+    if kind == UTILITY:
+        mult = card_mult or ed.utility_mult[min(count, len(ed.utility_mult)) - 1]
+        how = "by the card" if card_mult else (
+            "owner has both" if count >= 2 else "owner has one")
+        return mult * dice_total, f"{name}, {mult} times the dice {dice_total}, {how}"
+    return 0, name
+
+
+def building_cost(st: MonopolyState, space: int) -> int:
+    """Cost price of the buildings on a lot (a hotel counts the houses turned in)."""
+    b = st.bld[space]
+    if not b:
+        return 0
+    units = st.hotel_level if b == HOTEL else b
+    return units * st.ed.house_cost[space]
+
+
+def total_worth(st: MonopolyState, player: int) -> tuple[int, str]:
+    """Income-tax worth: cash, printed prices (mortgaged or not), buildings at cost."""
+    ed = st.ed
+    props = sum(ed.price[s] for s in ed.properties if st.owner[s] == player)
+    build = sum(building_cost(st, s) for s in ed.properties if st.owner[s] == player)
+    cash = st.cash[player]
+    total = cash + props + build
+    return total, (f"total worth {money(total)}: cash {money(cash)}, properties"
+                   f" {money(props)}, buildings {money(build)}")
+
+
+def valuation(st: MonopolyState, player: int) -> int:
+    """The Short Game's printed end valuation: mortgaged property at half price."""
+    ed = st.ed
+    total = st.cash[player]
+    for s in ed.properties:
+        if st.owner[s] == player:
+            total += ed.price[s] // 2 if st.mort[s] else ed.price[s]
+            total += building_cost(st, s)
+    return total

@@ -1,0 +1,254 @@
+"""What the table hears and sees: the JSON state, action wording, prompts and queries."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from companion.engine import Action, Draw, Shuffle, Throw
+from companion.games.monopoly import actions as A
+from companion.games.monopoly.edition import KIND_NAMES
+from companion.games.monopoly.events import money
+from companion.games.monopoly.rent import HOTEL, rent, total_worth, valuation
+
+if TYPE_CHECKING:
+    from companion.games.monopoly.state import MonopolyState
+
+
+def pending_json(st: MonopolyState) -> dict[str, Any] | None:
+    from companion.games.monopoly.phases import BUY, CARD, PHASE_NAMES, TAX_CHOICE
+
+    ed = st.ed
+    if st.phase == 7:
+        return None
+    if st.trade is not None:
+        from companion.engine import encode_action
+
+        return {"type": "trade", "player": st.trade.partner, "offer": encode_action(st.trade)}
+    if st.transfers:
+        p, s = st.transfers[0]
+        return {"type": "mortgaged-transfer", "player": p, "space": s}
+    if st.debts:
+        d = st.debts[0]
+        return {"type": "debt", "player": d[0], "creditor": d[1], "amount": d[2]}
+    if st.auction is not None:
+        a = st.auction
+        return {"type": "auction", "player": a.to_act,
+                "space": a.space if a.space >= 0 else None,
+                "building": None if a.space >= 0 else ("hotel" if a.hotel else "house"),
+                "bidders": list(a.bidders), "high_bid": a.high,
+                "high_bidder": a.high_bidder if a.high_bidder >= 0 else None}
+    if st.place is not None:
+        return {"type": "place-building", "player": st.place[0],
+                "building": "hotel" if st.place[1] else "house"}
+    out: dict[str, Any] = {"type": PHASE_NAMES[st.phase], "player": st.turn}
+    if st.phase in (BUY, TAX_CHOICE):
+        out["space"] = st.pending
+    if st.phase == CARD:
+        out["deck"] = st._card_deck()
+    if st.phase == 0 and st.setup:
+        out["deck"] = st.setup[0]
+    del ed
+    return out
+
+
+def state_json(st: MonopolyState) -> dict[str, Any]:
+    ed = st.ed
+    names = st.game.players
+    players = [
+        {"name": names[p], "cash": st.cash[p], "position": st.pos[p],
+         "space": ed.names[st.pos[p]], "in_jail": st.jail[p], "jail_turns": st.jail_tries[p],
+         "cards": list(st.held[p]), "bankrupt": st.out[p]}
+        for p in range(st.n)
+    ]
+    spaces = []
+    for s in range(ed.size):
+        entry: dict[str, Any] = {"index": s, "name": ed.names[s], "kind": KIND_NAMES[ed.kind[s]]}
+        if ed.is_property[s]:
+            b = st.bld[s]
+            entry.update(owner=st.owner[s] if st.owner[s] >= 0 else None,
+                         houses=0 if b == HOTEL else b, hotel=b == HOTEL,
+                         mortgaged=st.mort[s], price=ed.price[s])
+        spaces.append(entry)
+    return {
+        "game": "monopoly",
+        "edition": ed.name,
+        "variant": st.variant,
+        "cards": "virtual" if st.virtual else "physical",
+        "turn": st.turn,
+        "current_player": st.current_player(),
+        "doubles": st.doubles,
+        "pending": pending_json(st),
+        "players": players,
+        "spaces": spaces,
+        "bank": {"houses": st.bank_houses, "hotels": st.bank_hotels, "issued": st.issued,
+                 "collected": st.collected},
+        "decks": {d: list(order) for d, order in st.decks.items()} if st.virtual else None,
+        "rent_claims": [{"payer": c[0], "owner": c[1], "amount": c[2]} for c in st.claims],
+        "why": st.why,
+        "winners": list(st.winners_),
+        "over": st.phase == 7,
+    }
+
+
+def describe_action(st: MonopolyState, a: Action) -> str:
+    ed = st.ed
+    names = st.game.players
+
+    def sp(s: int) -> str:
+        return ed.names[s] if 0 <= s < ed.size else f"space {s}"
+
+    pl = getattr(a, "player", None)
+    who = names[pl] if isinstance(pl, int) and 0 <= pl < len(names) else ""
+    table: dict[type, Any] = {
+        A.Buy: lambda: f"{who} buys {sp(st.pending)}" if st.pending >= 0 else "buy",
+        A.Auction: lambda: "auction it",
+        A.Bid: lambda: f"{who} bids {money(a.amount)}",  # type: ignore[attr-defined]
+        A.Pass: lambda: f"{who} passes",
+        A.Build: lambda: f"{who} builds on {sp(a.space)}",  # type: ignore[attr-defined]
+        A.SellBuilding: lambda: f"{who} sells a building on {sp(a.space)}",  # type: ignore
+        A.SellGroup: lambda: f"{who} sells {sp(a.space)}'s group down to"  # type: ignore
+                             f" {a.houses}",  # type: ignore[attr-defined]
+        A.Mortgage: lambda: f"{who} mortgages {sp(a.space)}",  # type: ignore[attr-defined]
+        A.Unmortgage: lambda: f"{who} lifts the mortgage on {sp(a.space)}",  # type: ignore
+        A.KeepMortgaged: lambda: f"{who} keeps {sp(a.space)} mortgaged",  # type: ignore
+        A.Accept: lambda: f"{who} accepts",
+        A.Reject: lambda: f"{who} rejects",
+        A.PayFine: lambda: f"{who} pays the fine",
+        A.UseCard: lambda: f"{who} uses a Get Out of Jail Free card",
+        A.ChooseTax: lambda: "pay 10% of total worth" if a.percent  # type: ignore
+        else "pay the flat tax",
+        A.DeclareBankruptcy: lambda: f"{who} declares bankruptcy",
+        A.Claim: lambda: f"{who} claims rent",
+        A.TimeUp: lambda: "time is up",
+    }
+    fn = table.get(type(a))
+    if fn is not None:
+        return str(fn())
+    if isinstance(a, A.Trade):
+        from companion.games.monopoly.trades import trade_text
+
+        return f"{who} offers {names[a.partner]} {trade_text(st, a)}"
+    if isinstance(a, Throw | Draw | Shuffle):
+        return str(a)
+    return repr(a)
+
+
+def expected(st: MonopolyState) -> str:
+    from companion.games.monopoly.phases import BUY, CARD, OVER, SETUP, TAX_CHOICE, UTIL_DICE
+
+    ed = st.ed
+    names = st.game.players
+    if st.phase == OVER:
+        return "The game is over"
+    if st.trade is not None:
+        return f"{names[st.trade.partner]} to accept or reject the offer"
+    if st.transfers:
+        p, s = st.transfers[0]
+        return f"{names[p]} to lift or keep the mortgage on {ed.names[s]}"
+    if st.debts:
+        d = st.debts[0]
+        return (f"{names[d[0]]} to raise {money(d[2])} or declare bankruptcy")
+    if st.auction is not None:
+        high = st.auction.high
+        return f"{names[st.auction.to_act]} to bid above {money(high)} or pass"
+    if st.place is not None:
+        return f"{names[st.place[0]]} to place the building won at auction"
+    p = st.turn
+    if st.phase == SETUP:
+        return f"Shuffle the {st.setup[0]} deck"
+    if st.phase == BUY:
+        return f"{names[p]} to buy {ed.names[st.pending]} or auction it"
+    if st.phase == TAX_CHOICE:
+        return f"{names[p]} to choose the flat tax or 10%"
+    if st.phase == CARD:
+        return f"{names[p]} to draw a {ed.deck_names[st._card_deck()]} card"
+    if st.phase == UTIL_DICE:
+        return f"{names[p]} to throw the dice for the utility card"
+    jail = ", in Jail" if st.jail[p] else ""
+    return f"{names[p]} to throw the dice{jail}"
+
+
+# ---------------------------------------------------------------- queries
+
+
+def query(st: MonopolyState, text: str) -> str | None:
+    """Answer ``balance``, ``worth``, ``owns PLAYER``, ``rent SPACE``, ``why``; else None."""
+    words = text.strip().split(None, 1)
+    if not words:
+        return None
+    head = words[0].lower()
+    rest = words[1] if len(words) > 1 else ""
+    names = st.game.players
+    if head in ("balance", "balances", "cash"):
+        ps = [_player(st, rest)] if rest else range(st.n)
+        return "; ".join(f"{names[p]} has {money(st.cash[p])}"
+                         + (" (bankrupt)" if st.out[p] else "") for p in ps) + "."
+    if head == "worth":
+        ps = [_player(st, rest)] if rest else st.active()
+        parts = []
+        for p in ps:
+            total, detail = total_worth(st, p)
+            parts.append(f"{names[p]}: {detail}; end-of-game valuation {money(valuation(st, p))}")
+        return ". ".join(parts) + "."
+    if head == "owns":
+        p = _player(st, rest) if rest else st.turn
+        return owns_text(st, p)
+    if head == "rent":
+        if not rest:
+            return "Which space? Say rent and the space, e.g. rent Boardwalk."
+        return rent_text(st, rest)
+    if head == "why":
+        return st.why
+    return None
+
+
+def _player(st: MonopolyState, text: str) -> int:
+    low = text.strip().lower()
+    for p, name in enumerate(st.game.players):
+        if name.lower() == low:
+            return p
+    for p, name in enumerate(st.game.players):
+        if name.lower().startswith(low):
+            return p
+    raise ValueError(f"there is no player called {text.strip()!r}")
+
+
+def owns_text(st: MonopolyState, p: int) -> str:
+    ed = st.ed
+    items = []
+    for s in ed.properties:
+        if st.owner[s] == p:
+            extra = []
+            if st.bld[s]:
+                extra.append(ed.building_words(st.bld[s]))
+            if st.mort[s]:
+                extra.append("mortgaged")
+            items.append(ed.names[s] + (f" ({', '.join(extra)})" if extra else ""))
+    cards = len(st.held[p])
+    if cards:
+        items.append(f"{cards} Get Out of Jail Free card{'s' if cards > 1 else ''}")
+    name = st.game.players[p]
+    return f"{name} owns " + ("; ".join(items) if items else "nothing") + "."
+
+
+def rent_text(st: MonopolyState, text: str) -> str:
+    ed = st.ed
+    try:
+        s = ed.space(text)
+    except ValueError as err:
+        return str(err).capitalize() + "."
+    name = ed.names[s]
+    if not ed.is_property[s]:
+        return f"{name} is not a property: no rent."
+    o = st.owner[s]
+    if o < 0:
+        return f"{name} is unowned: the price is {money(ed.price[s])}."
+    if st.mort[s]:
+        return f"{name} is mortgaged: no rent."
+    from companion.games.monopoly.edition import UTILITY
+
+    if ed.kind[s] == UTILITY:
+        amount, detail = rent(st, s, 1)
+        return f"{name}: {amount} times the dice, paid to {st.game.players[o]}."
+    amount, detail = rent(st, s, 0)
+    return f"{name}: rent {money(amount)} to {st.game.players[o]} ({detail})."
