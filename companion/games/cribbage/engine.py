@@ -1,0 +1,704 @@
+"""The cribbage game state: deal, discards, starter, the play, the show, game end.
+
+How the companion learns cards (see docs/games/cribbage.md):
+
+- ``deal=hidden`` (default): cards are dealt face down and the companion does not see them.
+  It learns a card when it is played, and the crib when the dealer shows it. A go is accepted
+  when it is possible at all (enough unseen cards too big for the count); if a card played
+  later shows the go was not true, that is pointed out. Each hand shown at the count must be
+  the four cards that player played.
+- ``deal=read``: every dealt card is read in, card by card in deal order (a chance outcome per
+  card, e.g. from a reader at each seat), so the companion knows every hand: discards are
+  chosen from it, a player who cannot play says go automatically, and nothing is taken on
+  trust.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from itertools import combinations
+from typing import TYPE_CHECKING, Any
+
+from companion.cards import FULL_DECK, Card, CardError
+from companion.engine import (
+    CHANCE,
+    TERMINAL,
+    Action,
+    ChanceRequest,
+    Draw,
+    Event,
+    GameOver,
+    IllegalAction,
+    State,
+)
+from companion.games.cribbage import scoring
+from companion.games.cribbage.events import (
+    CardPlayed,
+    ClaimChecked,
+    CountReset,
+    DealRead,
+    Discarded,
+    FalseGo,
+    HandCounted,
+    NewHand,
+    PeggingTotals,
+    SaidGo,
+    Scored,
+    StarterTurned,
+    card_name,
+    side_name,
+)
+from companion.games.cribbage.scoring import Count, value
+
+if TYPE_CHECKING:
+    from companion.games.cribbage import Cribbage
+
+DECK = tuple(str(c) for c in FULL_DECK)
+NO_CLAIM = -1
+
+
+# --------------------------------------------------------------------------- actions
+
+
+@dataclass(frozen=True)
+class Discard(Action):
+    """deal=read: the cards a player puts in the crib."""
+
+    player: int
+    cards: tuple[str, ...]
+
+    def __str__(self) -> str:
+        return "discard " + " ".join(self.cards)
+
+
+@dataclass(frozen=True)
+class Play(Action):
+    player: int
+    card: str
+
+    def __str__(self) -> str:
+        return f"play {self.card}"
+
+
+@dataclass(frozen=True)
+class Go(Action):
+    player: int
+
+    def __str__(self) -> str:
+        return "go"
+
+
+@dataclass(frozen=True)
+class Show(Action):
+    """A hand shown at the count. ``cards`` empty: the cards the player played; ``claim`` is
+    the count the player says (muggins), NO_CLAIM for none."""
+
+    player: int
+    cards: tuple[str, ...] = ()
+    claim: int = NO_CLAIM
+
+    def __str__(self) -> str:
+        return " ".join(["show", *self.cards, *([str(self.claim)] if self.claim >= 0 else [])])
+
+
+@dataclass(frozen=True)
+class ShowCrib(Action):
+    """The dealer shows the crib (the cards are needed with deal=hidden)."""
+
+    player: int
+    cards: tuple[str, ...] = ()
+    claim: int = NO_CLAIM
+
+    def __str__(self) -> str:
+        return " ".join(["crib", *self.cards, *([str(self.claim)] if self.claim >= 0 else [])])
+
+
+ACTION_TYPES: dict[str, type[Action]] = {
+    "Discard": Discard, "Play": Play, "Go": Go, "Show": Show, "ShowCrib": ShowCrib,
+}
+
+
+def normal_card(text: str) -> str:
+    """"td" -> "10D"; an unknown card is refused with the reason."""
+    if text in _VALUES:
+        return text
+    try:
+        return str(Card.parse(text))
+    except CardError as err:
+        raise IllegalAction(str(err).replace("'", "")) from None
+
+
+def card_value(card: str) -> int:
+    return _VALUES[card]
+
+
+_VALUES = {str(c): value(c) for c in FULL_DECK}
+_CARDS = {str(c): c for c in FULL_DECK}
+
+
+# --------------------------------------------------------------------------- state
+
+DEAL, DISCARD, STARTER, PLAY, SHOW, CRIB, OVER = (
+    "deal", "discard", "starter", "play", "show", "crib", "over",
+)
+
+
+class CribbageState(State):
+    def __init__(self, game: Cribbage) -> None:
+        self.game = game
+        n = len(game.players)
+        self.n = n
+        self.read = game.options["deal"] == "read"
+        self.target = int(game.options["to"])
+        self.sides: tuple[tuple[int, ...], ...] = (
+            ((0, 2), (1, 3)) if n == 4 else tuple((p,) for p in range(n))
+        )
+        self.side_scores = [0] * len(self.sides)
+        self.dealer = int(game.options["dealer"])
+        if not 0 <= self.dealer < n:
+            raise ValueError(f"option dealer must be 0 to {n - 1}, not {self.dealer}")
+        self.hand_number = 0
+        self.winner_side: int | None = None
+        self.phase = OVER
+        self._start_hand(self.dealer)
+
+    # --- layout -------------------------------------------------------------------------
+
+    @property
+    def dealt(self) -> int:
+        return 6 if self.n == 2 else 5
+
+    @property
+    def discards_each(self) -> int:
+        return 2 if self.n == 2 else 1
+
+    def side_of(self, player: int) -> int:
+        return player % 2 if self.n == 4 else player
+
+    def left_of(self, player: int) -> int:
+        return (player + 1) % self.n
+
+    def deal_order(self) -> list[int | None]:
+        """Recipients in deal order: one at a time from the dealer's left; 3 players: one to
+        the crib (None) last."""
+        order: list[int | None] = [
+            (self.dealer + 1 + i) % self.n for _ in range(self.dealt) for i in range(self.n)
+        ]
+        if self.n == 3:
+            order.append(None)
+        return order
+
+    def _start_hand(self, dealer: int) -> None:
+        self.dealer = dealer
+        self.hand_number += 1
+        n = self.n
+        self.hands: list[list[str]] = [[] for _ in range(n)]  # known, unplayed
+        self.unknown = [0 if self.read else 4] * n  # unplayed cards not known
+        self.played: list[list[str]] = [[] for _ in range(n)]
+        self.crib: list[str] = []  # known crib cards
+        self.starter: str | None = None
+        self.dealt_count = 0
+        self.discarded = [False] * n
+        self.count = 0
+        self.series: list[str] = []
+        self.said_go = [False] * n
+        self.go_counts: list[list[int]] = [[] for _ in range(n)]  # counts at which p said go
+        self.last_player: int | None = None
+        self.turn = self.left_of(dealer)
+        self.pegged = [0] * len(self.sides)
+        self.shown: list[dict[str, Any]] = []
+        self.show_index = 0
+        self.phase = DEAL if self.read else STARTER
+
+    # --- what is known ------------------------------------------------------------------
+
+    def seen(self) -> set[str]:
+        """Every card the companion has seen this hand."""
+        out = {c for hand in self.hands for c in hand}
+        out.update(c for cards in self.played for c in cards)
+        out.update(self.crib)
+        if self.starter:
+            out.add(self.starter)
+        return out
+
+    def unseen(self) -> list[str]:
+        seen = self.seen()
+        return [c for c in DECK if c not in seen]
+
+    def remaining(self, player: int) -> int:
+        return len(self.hands[player]) + self.unknown[player]
+
+    def where_seen(self, card: str) -> str:
+        if card == self.starter:
+            return "it is the starter"
+        for p, cards in enumerate(self.played):
+            if card in cards:
+                return f"{self.game.players[p]} played it this hand"
+        if card in self.crib:
+            return "it is in the crib"
+        return "it was dealt to another player" if self.read else "it was seen this hand"
+
+    # --- State API ----------------------------------------------------------------------
+
+    def current_player(self) -> int:
+        if self.phase == OVER:
+            return TERMINAL
+        if self.phase in (DEAL, STARTER):
+            return CHANCE
+        if self.phase == DISCARD:
+            return self.turn
+        if self.phase == PLAY:
+            return self.turn
+        if self.phase == SHOW:
+            return self.show_order()[self.show_index]
+        return self.dealer  # CRIB
+
+    def show_order(self) -> list[int]:
+        return [(self.dealer + 1 + i) % self.n for i in range(self.n)]
+
+    def chance(self) -> ChanceRequest | None:
+        if self.phase == DEAL:
+            who = self.deal_order()[self.dealt_count]
+            return ChanceRequest(kind="card", deck="cribbage", cards=tuple(self.unseen()),
+                                 who=self.dealer if who is None else who)
+        if self.phase == STARTER:
+            return ChanceRequest(kind="card", deck="cribbage", cards=tuple(self.unseen()),
+                                 who=self.dealer)
+        return None
+
+    def legal_actions(self) -> list[Action]:
+        p = self.current_player()
+        if p < 0:
+            return []
+        if self.phase == DISCARD:
+            return [Discard(p, combo) for combo in combinations(self.hands[p], self.discards_each)]
+        if self.phase == PLAY:
+            candidates = self.hands[p] if self.read else (
+                self.unseen() if self.unknown[p] else []
+            )
+            out: list[Action] = [
+                Play(p, c) for c in candidates if self.count + card_value(c) <= 31
+            ]
+            if not self.read and self._go_possible(p):
+                out.append(Go(p))
+            return out
+        claims = [NO_CLAIM]
+        if self.game.options["muggins"]:
+            worth = self._worth(p, self.phase == CRIB, ())
+            claims = sorted({worth, max(worth - 2, 0), worth + 1})
+        if self.phase == SHOW:
+            return [Show(p, (), c) for c in claims]
+        # CRIB: with deal=hidden the crib's cards must be said: a few examples.
+        if self.read:
+            return [ShowCrib(p, (), c) for c in claims]
+        unseen = self.unseen()
+        examples = [tuple(unseen[i : i + 4]) for i in range(0, min(len(unseen) - 3, 12), 4)]
+        return [ShowCrib(p, cards, c) for cards in examples for c in claims]
+
+    def apply(self, action: Action) -> list[Event]:
+        handler = _HANDLERS.get(type(action))
+        if handler is None:
+            raise IllegalAction(f"{action} means nothing in cribbage")
+        return handler(self, action)
+
+    def clone(self) -> CribbageState:
+        return copy.deepcopy(self)
+
+    def winners(self) -> tuple[int, ...]:
+        return () if self.winner_side is None else self.sides[self.winner_side]
+
+    def scores(self) -> list[float]:
+        """Each player's score (partners share their side's)."""
+        return [float(self.side_scores[self.side_of(p)]) for p in range(self.n)]
+
+    # --- chance: the deal and the starter -----------------------------------------------
+
+    def _draw(self, action: Action) -> list[Event]:
+        assert isinstance(action, Draw)
+        if self.phase not in (DEAL, STARTER):
+            raise IllegalAction(f"No card is expected now. {self.expected()}.")
+        card = normal_card(action.card)
+        if card in self.seen():
+            raise IllegalAction(f"The {card_name(card)} cannot come now: {self.where_seen(card)}")
+        if self.phase == DEAL:
+            who = self.deal_order()[self.dealt_count]
+            if who is None:
+                self.crib.append(card)
+            else:
+                self.hands[who].append(card)
+            self.dealt_count += 1
+            if self.dealt_count < len(self.deal_order()):
+                return []
+            self.phase = DISCARD
+            self.turn = self.left_of(self.dealer)
+            return [DealRead(self.turn, self.discards_each)]
+        self.starter = card
+        self.phase = PLAY
+        self.turn = self.left_of(self.dealer)
+        events: list[Event] = [StarterTurned(card)]
+        if Card.parse(card).rank == 11:
+            heels = scoring.single(scoring.HEELS, [Card.parse(card)], 2, "his heels")
+            events += self._peg(self.dealer, heels, "heels")
+        return events
+
+    def _discard(self, action: Action) -> list[Event]:
+        assert isinstance(action, Discard)
+        if self.phase != DISCARD:
+            raise IllegalAction(f"No discard now. {self.expected()}.")
+        self._check_turn(action.player)
+        cards = [normal_card(c) for c in action.cards]
+        need = self.discards_each
+        if len(cards) != need or len(set(cards)) != need:
+            raise IllegalAction(f"Discard {number(need)} different card{'s' * (need > 1)}")
+        name = self.game.players[action.player]
+        for c in cards:
+            if c not in self.hands[action.player]:
+                raise IllegalAction(f"{name} does not hold the {card_name(c)}")
+        for c in cards:
+            self.hands[action.player].remove(c)
+            self.crib.append(c)
+        self.discarded[action.player] = True
+        events: list[Event] = [Discarded(action.player, need)]
+        if all(self.discarded):
+            self.phase = STARTER
+        else:
+            self.turn = self.left_of(action.player)
+        return events
+
+    # --- the play -----------------------------------------------------------------------
+
+    def _check_turn(self, player: int) -> None:
+        if player != self.current_player():
+            actor = self.current_player()
+            whose = self.game.players[actor] if actor >= 0 else "nobody"
+            raise IllegalAction(f"It is {whose}'s turn, not {self.game.players[player]}'s")
+
+    def _play(self, action: Action) -> list[Event]:
+        assert isinstance(action, Play)
+        if self.phase != PLAY:
+            raise IllegalAction(f"No card is played now. {self.expected()}.")
+        p = action.player
+        self._check_turn(p)
+        card = normal_card(action.card)
+        name = self.game.players[p]
+        if self.read:
+            if card not in self.hands[p]:
+                if card in self.seen() and card not in self.hands[p]:
+                    raise IllegalAction(
+                        f"{name} cannot play the {card_name(card)}: {self.where_seen(card)}")
+                raise IllegalAction(f"{name} does not hold the {card_name(card)}")
+        elif card in self.seen():
+            raise IllegalAction(f"The {card_name(card)} cannot be played: {self.where_seen(card)}")
+        if self.count + card_value(card) > 31:
+            raise IllegalAction(
+                f"The {card_name(card)} would take the count past 31, to"
+                f" {self.count + card_value(card)}. Play a smaller card or say go")
+        events: list[Event] = []
+        for total in self.go_counts[p]:
+            if total + card_value(card) <= 31:
+                events.append(FalseGo(p, card, total))
+                break
+        if self.read:
+            self.hands[p].remove(card)
+        else:
+            self.unknown[p] -= 1
+        self.played[p].append(card)
+        self.series.append(card)
+        self.count += card_value(card)
+        self.last_player = p
+        count = scoring.peg([_CARDS[c] for c in self.series])
+        finished = all(self.remaining(q) == 0 for q in range(self.n))
+        if finished and self.count != 31:
+            count = count + scoring.single(scoring.LAST_CARD, [Card.parse(card)], 1, "last card")
+        side = self.side_of(p)
+        self.side_scores[side] += count.total
+        self.pegged[side] += count.total
+        score = self.side_scores[side]
+        events.append(CardPlayed(p, self.sides[side], card, self.count, count, score))
+        if self._check_win(events):
+            return events
+        if self.count == 31:
+            self._reset()
+            if not finished:
+                events += self._pass_turn(p, reset=True)
+                return events
+        events += self._pass_turn(p)
+        return events
+
+    def _go_possible(self, p: int) -> bool:
+        """deal=hidden: a go is believable only if enough unseen cards are too big."""
+        if self.count == 0 or self.remaining(p) == 0:
+            return False
+        too_big = sum(1 for c in self.unseen() if self.count + card_value(c) > 31)
+        return too_big >= self.unknown[p]
+
+    def _can_play(self, p: int) -> bool:
+        return any(self.count + card_value(c) <= 31 for c in self.hands[p])
+
+    def _go(self, action: Action) -> list[Event]:
+        assert isinstance(action, Go)
+        if self.phase != PLAY:
+            raise IllegalAction(f"There is no go now. {self.expected()}.")
+        p = action.player
+        self._check_turn(p)
+        if self.read and self._can_play(p):
+            raise IllegalAction(f"{self.game.players[p]} can play a card without passing 31")
+        if not self.read and not self._go_possible(p):
+            room = 31 - self.count
+            if room >= 10:
+                raise IllegalAction(f"At {self.count} every card fits: play a card")
+            raise IllegalAction(
+                f"A go at {self.count} cannot be true: too few unseen cards are above {room}"
+                f" for the {self.unknown[p]} you hold")
+        self.said_go[p] = True
+        self.go_counts[p].append(self.count)
+        return [SaidGo(p, self.count), *self._pass_turn(p)]
+
+    def _reset(self) -> None:
+        self.count = 0
+        self.series = []
+        self.said_go = [False] * self.n
+
+    def _pass_turn(self, after: int, reset: bool = False) -> list[Event]:
+        """Give the turn to the next player who may still play; end the series with the go
+        point when nobody can; end the play when every card is played."""
+        events: list[Event] = []
+        while True:
+            if all(self.remaining(q) == 0 for q in range(self.n)):
+                return events + self._end_play()
+            nxt = self._next_in_series(after)
+            if nxt is None:
+                assert self.last_player is not None
+                go = scoring.single(scoring.GO, [], 1, "the go")
+                events += self._peg(self.last_player, go, "go")
+                if self.winner_side is not None:
+                    return events
+                self._reset()
+                after, reset = self.last_player, True
+                continue
+            self.turn = nxt
+            if reset:
+                events.append(CountReset(nxt))
+                reset = False
+            if self.read and not self._can_play(nxt):
+                self.said_go[nxt] = True
+                self.go_counts[nxt].append(self.count)
+                events.append(SaidGo(nxt, self.count))
+                after = nxt
+                continue
+            return events
+
+    def _next_in_series(self, after: int) -> int | None:
+        for i in range(1, self.n + 1):
+            q = (after + i) % self.n
+            if self.remaining(q) and not self.said_go[q]:
+                return q
+        return None
+
+    def _end_play(self) -> list[Event]:
+        self._reset()
+        self.phase = SHOW
+        self.show_index = 0
+        return [PeggingTotals(self.sides, tuple(self.pegged))]
+
+    # --- the show -----------------------------------------------------------------------
+
+    def _worth(self, player: int, crib: bool, cards: tuple[str, ...]) -> int:
+        hand = list(cards) or (self.crib if crib else self.played[player])
+        return self._count(hand, crib).total
+
+    def _count(self, hand: list[str], crib: bool) -> Count:
+        assert self.starter is not None
+        return scoring.show(
+            [Card.parse(c) for c in hand], Card.parse(self.starter), crib=crib,
+            crib_four_flush=bool(self.game.options["crib_four_flush"]),
+        )
+
+    def _shown_cards(self, player: int, cards: tuple[str, ...], crib: bool) -> list[str]:
+        name = self.game.players[player]
+        given = [normal_card(c) for c in cards]
+        if len(set(given)) != len(given):
+            raise IllegalAction("A card is named twice")
+        if given and len(given) != 4:
+            raise IllegalAction(f"Show four cards, not {len(given)}")
+        if not crib:
+            mine = self.played[player]
+            if given and set(given) != set(mine):
+                wrong = [c for c in given if c not in mine]
+                raise IllegalAction(
+                    f"That is not the hand {name} played: {name} played {' '.join(mine)};"
+                    f" {' '.join(wrong)} {'was' if len(wrong) == 1 else 'were'} not among them")
+            return list(mine)
+        if self.read or len(self.crib) == 4:
+            if given and set(given) != set(self.crib):
+                wrong = [c for c in given if c not in self.crib]
+                raise IllegalAction(f"That is not the crib: {' '.join(wrong)} did not go in it")
+            return list(self.crib)
+        if not given:
+            raise IllegalAction("Name the four cards of the crib, like: crib 5H 5D JC QS")
+        seen = self.seen()
+        for c in given:
+            if c in seen and c not in self.crib:
+                raise IllegalAction(
+                    f"The {card_name(c)} cannot be in the crib: {self.where_seen(c)}")
+        missing = [c for c in self.crib if c not in given]
+        if missing:
+            raise IllegalAction(f"The crib holds the {card_name(missing[0])}")
+        return given
+
+    def _show(self, action: Action) -> list[Event]:
+        assert isinstance(action, Show | ShowCrib)
+        crib = isinstance(action, ShowCrib)
+        if self.phase != (CRIB if crib else SHOW):
+            if self.phase in (SHOW, CRIB):
+                raise IllegalAction(f"Not yet. {self.expected()}.")
+            raise IllegalAction(f"The count comes after the play. {self.expected()}.")
+        p = action.player
+        self._check_turn(p)
+        muggins = bool(self.game.options["muggins"])
+        if muggins and action.claim < 0:
+            raise IllegalAction(
+                f"Muggins is on: say your count, like: {'crib' if crib else 'show'} 8")
+        hand = self._shown_cards(p, action.cards, crib)
+        count = self._count(hand, crib)
+        if crib:
+            self.crib = hand
+        events: list[Event] = []
+        credited, taker = count.total, None
+        if action.claim >= 0:
+            if muggins and action.claim < count.total:
+                credited = action.claim
+                taker = self._muggins_taker(p)
+            events.append(ClaimChecked(p, action.claim, count.total, taker))
+        side = self.side_of(p)
+        self.side_scores[side] += credited
+        assert self.starter is not None
+        events.append(HandCounted(p, self.sides[side], crib, tuple(hand), self.starter, count,
+                                  self.side_scores[side]))
+        self.shown.append({"player": p, "crib": crib, "cards": hand,
+                           "total": count.total, "credited": credited})
+        if self._check_win(events):
+            return events
+        if taker is not None:
+            missed = scoring.single("muggins", [], count.total - credited,
+                                    "muggins")
+            events += self._peg(taker, missed, "muggins")
+            if self.winner_side is not None:
+                return events
+        if crib:
+            self._start_hand(self.left_of(self.dealer))
+            events.append(NewHand(self.dealer, self.hand_number, self.read))
+        elif self.show_index == self.n - 1:
+            self.phase = CRIB
+        else:
+            self.show_index += 1
+        return events
+
+    def _muggins_taker(self, player: int) -> int:
+        """The next player to the left on the other side (2 and 4 players: an opponent)."""
+        for i in range(1, self.n):
+            q = (player + i) % self.n
+            if self.side_of(q) != self.side_of(player):
+                return q
+        return player
+
+    # --- scores -------------------------------------------------------------------------
+
+    def _peg(self, player: int, count: Count, reason: str) -> list[Event]:
+        side = self.side_of(player)
+        self.side_scores[side] += count.total
+        if reason == "go":
+            self.pegged[side] += count.total
+        score = self.side_scores[side]
+        events: list[Event] = [Scored(player, self.sides[side], reason, count, score)]
+        self._check_win(events)
+        return events
+
+    def _check_win(self, events: list[Event]) -> bool:
+        """The game ends the moment a side reaches the target, even in the middle of play."""
+        for side, score in enumerate(self.side_scores):
+            if score >= self.target:
+                self.winner_side = side
+                self.phase = OVER
+                names = self.game.players
+                detail = ", ".join(
+                    f"{side_name(names, s)} {v}" for s, v in zip(self.sides, self.side_scores,
+                                                                 strict=True))
+                events.append(GameOver(self.sides[side], detail + "."))
+                return True
+        return False
+
+    # --- words and views ----------------------------------------------------------------
+
+    def expected(self) -> str:
+        names = self.game.players
+        if self.phase == OVER:
+            return "The game is over"
+        if self.phase == DEAL:
+            who = self.deal_order()[self.dealt_count]
+            whom = "the crib" if who is None else names[who]
+            return f"Read the next dealt card, for {whom} ({self.dealt_count + 1} of" \
+                   f" {len(self.deal_order())})"
+        if self.phase == DISCARD:
+            return f"{names[self.turn]} to discard {number(self.discards_each)}"
+        if self.phase == STARTER:
+            return f"{names[self.dealer]} to turn the starter"
+        if self.phase == PLAY:
+            return f"{names[self.turn]} to play, the count is {self.count}"
+        if self.phase == SHOW:
+            return f"{names[self.current_player()]} to show their hand"
+        return f"{names[self.dealer]} to show the crib"
+
+    def status(self) -> str:
+        names = self.game.players
+        parts = [
+            f"{side_name(names, s)} {v}"
+            for s, v in zip(self.sides, self.side_scores, strict=True)
+        ]
+        return f"{', '.join(parts)}; playing to {self.target}. {self.expected()}."
+
+    def choices_text(self) -> str:
+        # Listing the legal cards aloud would tell the table what a player holds.
+        return ""
+
+    def describe_action(self, action: Action) -> str:
+        return str(action)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": "cribbage",
+            "phase": self.phase,
+            "hand_number": self.hand_number,
+            "dealer": self.dealer,
+            "target": self.target,
+            "deal": "read" if self.read else "hidden",
+            "sides": [list(s) for s in self.sides],
+            "scores": list(self.side_scores),
+            "turn": self.current_player() if self.current_player() >= 0 else None,
+            "count": self.count,
+            "series": list(self.series),
+            "starter": self.starter,
+            "hands": [list(h) for h in self.hands],
+            "unknown": list(self.unknown),
+            "played": [list(p) for p in self.played],
+            "crib": list(self.crib),
+            "said_go": list(self.said_go),
+            "pegged": list(self.pegged),
+            "shown": copy.deepcopy(self.shown),
+            "winners": list(self.winners()),
+        }
+
+
+def number(n: int) -> str:
+    return scoring.number_words(n)
+
+
+_HANDLERS: dict[type[Action], Any] = {
+    Draw: CribbageState._draw,
+    Discard: CribbageState._discard,
+    Play: CribbageState._play,
+    Go: CribbageState._go,
+    Show: CribbageState._show,
+    ShowCrib: CribbageState._show,
+}
