@@ -265,6 +265,9 @@ class BuildingsChanged(Event):
         if self.sold:
             return (f"{names[self.player]} sells back to the Bank for {money(self.amount)}:"
                     f" {self.space} now has {self.now}.")
+        if self.amount == 0:
+            return (f"{names[self.player]} erects the building won at auction: {self.space}"
+                    f" now has {self.now}.")
         return (f"{names[self.player]} pays {money(self.amount)}: {self.space} now has"
                 f" {self.now}.")
 

@@ -189,6 +189,11 @@ def able_to_build(st: MonopolyState, p: int, hotel: bool) -> list[int]:
 
 
 def check_auction_building(st: MonopolyState, a: A.AuctionBuilding) -> str | None:
+    from companion.games.monopoly.handlers import free_time
+
+    reason = free_time(st, a.player)
+    if reason:
+        return reason
     words = st.ed.words
     kind = words["hotel" if a.hotel else "house"]
     supply = st.bank_hotels if a.hotel else st.bank_houses

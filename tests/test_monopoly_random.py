@@ -1,0 +1,124 @@
+"""Random Monopoly games with random legal decisions (including "any time" actions by any
+player), checking the Bank's invariants after every action."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from companion.engine import CHANCE, IllegalAction
+from companion.games.monopoly import actions as A
+from companion.games.monopoly.choices import anytime_actions
+from companion.games.monopoly.edition import LOT
+from companion.games.monopoly.game import Monopoly
+from companion.games.monopoly.rent import HOTEL
+from companion.games.monopoly.state import MonopolyState
+
+
+def check_invariants(st: MonopolyState) -> None:
+    ed = st.ed
+    n = st.n
+    # money: players' cash is what they started with, plus what the Bank issued, less what
+    # it collected (rent and trades move money between players only)
+    assert sum(st.cash) == n * ed.start_cash + st.issued - st.collected
+    assert all(c >= 0 for c in st.cash), st.cash
+    # each deed has one owner at most, never a bankrupt player
+    for s in range(ed.size):
+        o = st.owner[s]
+        if not ed.is_property[s]:
+            assert o == -1 and st.bld[s] == 0 and not st.mort[s]
+            continue
+        assert o == -1 or (0 <= o < n and not st.out[o]), (s, o)
+        if o == -1:
+            assert st.bld[s] == 0 and not st.mort[s]
+    # buildings within the supply
+    houses = sum(b for b in st.bld if b != HOTEL)
+    hotels = sum(1 for b in st.bld if b == HOTEL)
+    assert houses + st.bank_houses == ed.houses and st.bank_houses >= 0
+    assert hotels + st.bank_hotels == ed.hotels and st.bank_hotels >= 0
+    # buildings only on complete, unmortgaged groups, built evenly
+    for members in ed.members:
+        if any(st.bld[m] for m in members):
+            owner = st.owner[members[0]]
+            assert all(st.owner[m] == owner for m in members)
+            assert not any(st.mort[m] for m in members)
+            levels = [st.level(m) for m in members]
+            assert max(levels) - min(levels) <= 1, levels
+    for s in range(ed.size):
+        if st.bld[s]:
+            assert ed.kind[s] == LOT
+    # Get Out of Jail Free cards: held once, and out of a virtual deck while held
+    held = [k for h in st.held for k in h]
+    assert len(held) == len(set(held))
+    if st.virtual and st.decks:
+        for deck, order in st.decks.items():
+            mine = [k.split(":", 1)[1] for k in held if k.startswith(deck + ":")]
+            assert sorted(order + mine) == sorted(c.id for c in ed.decks[deck])
+    # a decision point always offers something
+    if st.current_player() >= 0:
+        assert st.legal_actions(), st.expected()
+
+
+OPTIONS = [
+    {},
+    {"cards": "virtual"},
+    {"variant": "short", "cards": "virtual"},
+    {"variant": "time-limit"},
+    {"rent": "claim", "cards": "virtual"},
+    {"edition": "times-square", "ferris_wheel": True, "cards": "virtual"},
+]
+
+
+def play(rng: random.Random, steps: int) -> MonopolyState:
+    n = rng.randint(2, 6)
+    options = rng.choice(OPTIONS)
+    game = Monopoly([f"P{i}" for i in range(n)], options)
+    st = game.new_state()
+    check_invariants(st)
+    for _ in range(steps):
+        if st.is_terminal():
+            break
+        cp = st.current_player()
+        action = None
+        if rng.random() < 0.35:
+            p = rng.choice(st.active())
+            extra = anytime_actions(st, p)
+            if extra:
+                action = rng.choice(extra)
+        if action is None:
+            if cp == CHANCE:
+                action = st.sample_chance(rng)
+            else:
+                legal = st.legal_actions()
+                # answer offers both ways; otherwise any legal decision
+                action = rng.choice(legal)
+        if rng.random() < 0.05:
+            probe = rng.choice([A.Buy(rng.randrange(n)), A.Build(0, rng.randrange(40)),
+                                A.SellBuilding(1, rng.randrange(40)), A.PayFine(0),
+                                A.Bid(rng.randrange(n), rng.randrange(3000)),
+                                A.DeclareBankruptcy(rng.randrange(n))])
+            before = st.to_json()
+            try:
+                st.clone().apply(probe)
+            except IllegalAction:
+                assert st.to_json() == before
+        st.apply(action)
+        check_invariants(st)
+    return st
+
+
+def test_random_games_keep_the_banks_invariants():
+    rng = random.Random(20261121)
+    ended = 0
+    for _ in range(300):
+        st = play(rng, 400)
+        ended += st.is_terminal()
+    assert ended > 0  # some games reach the end (bankruptcies happen)
+
+
+@pytest.mark.slow
+def test_many_more_random_games():
+    rng = random.Random(7)
+    for _ in range(2000):
+        play(rng, 300)
