@@ -204,13 +204,14 @@ def checkers_play(pos: Position, move: Move) -> Position:
 # --------------------------------------------------------------------------- draughts
 
 
-def draughts_moves(pos: Position, dedupe: bool = True) -> list[Move]:
+def draughts_moves(pos: Position, dedupe: bool = True, majority: bool = True) -> list[Move]:
     """Legal moves in international draughts (FMJD rules as in rulebook 002).
 
     Men move one square forward and capture forwards and backwards; kings fly. Capturing is
     compulsory and the sequence taking the most pieces must be chosen (kings count as one).
     Captured pieces stay on the board until the move is over, so they block and cannot be
-    jumped twice. With ``dedupe`` captures that differ only in the order of the same pieces
+    jumped twice (``majority=False`` lists every complete capture, to explain refusals).
+    With ``dedupe`` captures that differ only in the order of the same pieces
     (same origin, target and captured set) are one move, as in the published perft numbers.
     """
     t = DRAUGHTS
@@ -232,8 +233,8 @@ def draughts_moves(pos: Position, dedupe: bool = True) -> list[Move]:
     for b in _bits(kings):
         _king_jumps(b, b, theirs, empty | 1 << b, 0, 0, (), best, caps)
     if caps:
-        top = best[0]
-        caps = [m for m in caps if m.captured.bit_count() == top]
+        if majority:
+            caps = [m for m in caps if m.captured.bit_count() == best[0]]
         if dedupe:
             seen: dict[tuple[int, int, int], Move] = {}
             for m in caps:
@@ -269,8 +270,9 @@ def _man_jumps(origin: int, at: int, at_mask: int, theirs: int, empty: int, capt
         lb = at + 2 * d
         _man_jumps(origin, lb, land, theirs, empty & ~land | at_mask, captured | over, n + 1,
                    (*path, lb), best, out)
-    if not found and n and n >= best[0]:
-        best[0] = n
+    if not found and n:
+        if n > best[0]:
+            best[0] = n
         out.append(Move(origin, at, captured, path))
 
 
@@ -294,8 +296,9 @@ def _king_jumps(origin: int, at: int, theirs: int, empty: int, captured: int, n:
                         (*path, sq), best, out)
             sq += d
             m = _shift(m, d)
-    if not found and n and n >= best[0]:
-        best[0] = n
+    if not found and n:
+        if n > best[0]:
+            best[0] = n
         out.append(Move(origin, at, captured, path))
 
 

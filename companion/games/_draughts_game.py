@@ -207,7 +207,7 @@ class BoardState(State):
             self._cache = (self.pos, self._generate())
         return self._cache[1]
 
-    def _material(self) -> tuple[int, int, int, int]:
+    def _material(self) -> tuple[object, ...]:
         p = self.pos
         return (
             (p.bottom & ~p.kings).bit_count(), (p.bottom & p.kings).bit_count(),
@@ -463,7 +463,7 @@ def capture_reason(state: BoardState, text: str, origin: int, target: int) -> st
 def perft_tool(
     argv: list[str], game: str, geometry: Geometry, start: str,
     count: Callable[[Position, int, bool | None], int],
-    moves: Callable[[Position], list[Move]], play: Callable[[Position, Move], Position],
+    moves: Callable[[Position, bool], list[Move]], play: Callable[[Position, Move], Position],
 ) -> int:
     parser = argparse.ArgumentParser(prog=f"companion perft {game}")
     parser.add_argument("depth", type=int)
@@ -485,8 +485,9 @@ def perft_tool(
     started = time.perf_counter()
     divide: dict[str, int] = {}
     if args.divide and args.depth > 0:
-        first = moves(pos)
-        if dedupe or (dedupe is None and game == "draughts"):
+        dd = (game == "draughts") if dedupe is None else dedupe
+        first = moves(pos, dd)
+        if dd:
             first = list({(m.origin, m.target, m.captured): m for m in first}.values())
         for m in first:
             sep = "x" if m.captured else "-"

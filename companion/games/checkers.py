@@ -51,8 +51,8 @@ class CheckersState(BoardState):
     def _draw_after(self) -> str | None:
         limit = int(self.game.options["draw-moves"])
         if limit and self.quiet_plies >= 2 * limit:
-            return (f"{limit} moves each without a capture or a man moved: the game is"
-                    " drawn.")
+            unit = "move" if limit == 1 else "moves"
+            return f"{limit} {unit} each without a capture or a man moved: the game is drawn."
         if self.repetitions() >= 3:
             return "The same position has come three times: the game is drawn."
         return None
@@ -127,6 +127,8 @@ def perft_main(argv: list[str]) -> int:
     def count(pos: Position, depth: int, dedupe: bool | None) -> int:
         return perft(pos, depth, "checkers", dedupe)
 
-    return perft_tool(argv, "checkers", CHECKERS_BOARD, START, count, checkers_moves,
-                      checkers_play)
+    def moves(pos: Position, dedupe: bool) -> list[Move]:
+        return checkers_moves(pos)
+
+    return perft_tool(argv, "checkers", CHECKERS_BOARD, START, count, moves, checkers_play)
 
