@@ -242,7 +242,10 @@ class ChessState(State):
         self.game = game
         self.board = board
         self.start_fen = board.fen()
-        self.sans: list[str] = []  # SAN of each move played, kept so to_json stays cheap
+        # SAN and UCI of each move played, kept so that to_json stays cheap
+        self.sans: list[str] = []
+        self.ucis: list[str] = []
+        self._memo: dict[str, Any] = {}  # outcome and claimable draw of this position
         # (termination in words, winners) once resigned or a draw was claimed
         self.ended: tuple[str, tuple[int, ...]] | None = None
 
@@ -273,9 +276,11 @@ class ChessState(State):
     def clone(self) -> ChessState:
         twin = ChessState.__new__(ChessState)
         twin.game = self.game
-        twin.board = self.board.copy(stack=True)
+        twin.board = _copy_board(self.board)
+        twin._memo = dict(self._memo)
         twin.start_fen = self.start_fen
         twin.sans = list(self.sans)
+        twin.ucis = list(self.ucis)
         twin.ended = self.ended
         return twin
 
@@ -285,7 +290,7 @@ class ChessState(State):
             "fen": self.board.fen(),
             "start_fen": self.start_fen,
             "moves_san": list(self.sans),
-            "moves_uci": [m.uci() for m in self.board.move_stack],
+            "moves_uci": list(self.ucis),
             "turn": "white" if self.board.turn == chess.WHITE else "black",
             "check": self.board.is_check(),
             "result": outcome[0] if outcome else "*",
@@ -341,8 +346,18 @@ class ChessState(State):
 
     # --- rules helpers --------------------------------------------------------------
 
+    def changed(self) -> None:
+        """Forget what was worked out about the position (after every change to it)."""
+        self._memo.clear()
+
     def outcome(self) -> tuple[str, str, tuple[int, ...]] | None:
         """(result "1-0", termination in words, winners) once the game is over, else None."""
+        if "outcome" not in self._memo:
+            self._memo["outcome"] = self._outcome()
+        result: tuple[str, str, tuple[int, ...]] | None = self._memo["outcome"]
+        return result
+
+    def _outcome(self) -> tuple[str, str, tuple[int, ...]] | None:
         if self.ended is not None:
             detail, ended_winners = self.ended
             return (_result_text(ended_winners), detail, ended_winners)
@@ -357,6 +372,12 @@ class ChessState(State):
 
     def claimable_draw(self) -> str | None:
         """The rule under which a draw may be claimed now, if any (threefold wins a tie)."""
+        if "claim" not in self._memo:
+            self._memo["claim"] = self._claimable_draw()
+        rule: str | None = self._memo["claim"]
+        return rule
+
+    def _claimable_draw(self) -> str | None:
         if self.game.options["auto_draw"] or self.ended is not None:
             return None
         if self.board.outcome(claim_draw=False) is not None:
@@ -447,7 +468,7 @@ class ChessState(State):
         raise BoardMismatch(reason, fixes, position=board.fen())
 
     def _takeback_to(self, seen: dict[chess.Square, str]) -> int:
-        board = self.board.copy(stack=True)
+        board = _copy_board(self.board)
         for plies in range(1, MAX_TAKEBACK + 1):
             if not board.move_stack:
                 return 0
@@ -459,7 +480,7 @@ class ChessState(State):
     def _on_the_way(self, here: dict[chess.Square, str], seen: dict[chess.Square, str]) -> bool:
         """True when the board could be a legal move (or a takeback) half made."""
         targets = [here] + [_placement_after(self.board, m) for m in self.board.legal_moves]
-        back = self.board.copy(stack=True)
+        back = _copy_board(self.board)
         if back.move_stack:
             back.pop()
             targets.append(_placement(back))
@@ -533,6 +554,8 @@ def _apply_move(state: ChessState, action: Action) -> list[Event]:
     words = move_words(board, move)
     board.push(move)
     state.sans.append(san)
+    state.ucis.append(move.uci())
+    state.changed()
     events: list[Event] = [MovePlayed(player, san, move.uci(), words)]
     outcome = state.outcome()
     if outcome is not None:
@@ -564,6 +587,8 @@ def _apply_takeback(state: ChessState, action: Action) -> list[Event]:
     for _ in range(action.plies):
         board.pop()
         sans.append(state.sans.pop())
+        state.ucis.pop()
+    state.changed()
     return [MovesTakenBack(tuple(sans), state.player_to_move())]
 
 
@@ -579,6 +604,7 @@ def _apply_claim(state: ChessState, action: Action) -> list[Event]:
             position=state.board.fen(),
         )
     state.ended = (rule, ())
+    state.changed()
     return [GameOver((), f"Draw claimed by {rule}.")]
 
 
@@ -590,6 +616,7 @@ def _apply_resign(state: ChessState, action: Action) -> list[Event]:
         raise IllegalAction("Only White or Black can resign.", position=state.board.fen())
     winner = 1 - action.player
     state.ended = ("resignation", (winner,))
+    state.changed()
     names = state.game.players
     return [GameOver((winner,), f"{names[action.player]} resigns.")]
 
@@ -662,6 +689,14 @@ def board_from_squares(squares: Sequence[tuple[str, str]]) -> dict[chess.Square,
         if symbol and symbol not in {".", "-", " "}:
             out[sq] = symbol
     return out
+
+
+def _copy_board(board: chess.Board) -> chess.Board:
+    """``board.copy(stack=True)`` without copying every Move (they are never mutated here)."""
+    twin = board.copy(stack=False)
+    twin.move_stack = list(board.move_stack)
+    twin._stack = list(board._stack)
+    return twin
 
 
 def _placement(board: chess.Board) -> dict[chess.Square, str]:
