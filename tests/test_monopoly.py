@@ -87,7 +87,7 @@ def test_double_salary_when_advance_to_go_is_drawn_just_after_passing_it():
     assert st.pos[CAR] == 2 and st.cash[CAR] == 1700
     request = st.chance()
     assert request is not None and request.kind == "card" and request.deck == "chest"
-    ev = st.apply(Draw("advance-go"))
+    ev = st.apply(Draw("ADVANCE-GO"))
     assert st.cash[CAR] == 1900 and st.pos[CAR] == GO
     assert "Car lands on GO and collects 200." in said(game, ev)
 
@@ -194,7 +194,7 @@ def test_nearest_railroad_card_pays_twice_the_rent():
     give(st, CAR, "Pennsylvania Railroad", "Reading Railroad")
     at(st, DOG, 2)
     st.apply(Throw((2, 3)))  # Chance at 7
-    st.apply(Draw("nearest-railroad-1"))
+    st.apply(Draw("NEAREST-RAILROAD-1"))
     assert st.pos[DOG] == S["Pennsylvania Railroad"]
     assert st.cash[DOG] == 1500 - 100 and st.cash[CAR] == 1600
     assert "doubled by the card" in st.why
@@ -204,7 +204,7 @@ def test_nearest_railroad_card_offers_an_unowned_railroad_and_passes_go():
     game, st = new()
     at(st, DOG, 30)
     st.apply(Throw((3, 3)))  # Chance at 36
-    ev = st.apply(Draw("nearest-railroad-2"))
+    ev = st.apply(Draw("NEAREST-RAILROAD-2"))
     assert st.pos[DOG] == S["Reading Railroad"] and st.cash[DOG] == 1700
     assert st.phase == BUY and "Unowned, 200 dollars: buy or auction?" in said(game, ev)
 
@@ -214,7 +214,7 @@ def test_nearest_utility_card_throws_again_and_pays_ten_times():
     give(st, CAR, "Electric Company")
     at(st, DOG, 4)
     st.apply(Throw((1, 2)))  # Chance at 7
-    st.apply(Draw("nearest-utility"))
+    st.apply(Draw("NEAREST-UTILITY"))
     assert st.current_player() == CHANCE and st.chance().kind == "dice"
     st.apply(Throw((2, 2)))
     assert st.cash[DOG] == 1460 and st.cash[CAR] == 1540
@@ -268,7 +268,7 @@ def test_three_doubles_send_to_jail_without_moving():
     game, st = new()
     at(st, CAR, GO)
     st.apply(Throw((1, 1)))  # Community Chest
-    st.apply(Draw("beauty-contest"))
+    st.apply(Draw("BEAUTY-CONTEST"))
     st.apply(Throw((2, 2)))  # 6 Oriental Avenue
     st.apply(A.Auction(CAR))
     for p in (HAT, DOG, SHIP, CAR):
@@ -331,41 +331,41 @@ def test_fine_before_throwing_then_doubles_throw_again():
 def test_get_out_of_jail_free_card_is_held_used_and_returned_to_the_bottom():
     game, st = new(("Car", "Hat"), cards="virtual")
     chance_ids = [c.id for c in ED.decks["chance"]]
-    order = ["get-out-of-jail-free"] + [c for c in chance_ids if c != "get-out-of-jail-free"]
+    order = ["GET-OUT-OF-JAIL-FREE"] + [c for c in chance_ids if c != "GET-OUT-OF-JAIL-FREE"]
     st.apply(Shuffle("chance", tuple(order)))
     st.apply(Shuffle("chest", tuple(c.id for c in ED.decks["chest"])))
     at(st, CAR, 2)
     st.apply(Throw((2, 3)))
-    assert st.held[CAR] == ["chance:get-out-of-jail-free"]
-    assert "get-out-of-jail-free" not in st.decks["chance"] and len(st.decks["chance"]) == 15
+    assert st.held[CAR] == ["chance:GET-OUT-OF-JAIL-FREE"]
+    assert "GET-OUT-OF-JAIL-FREE" not in st.decks["chance"] and len(st.decks["chance"]) == 15
     st.jail[CAR] = True
     st.pos[CAR] = JAIL
     st.turn = CAR
     st.apply(A.UseCard(CAR))
     assert not st.jail[CAR] and st.held[CAR] == []
-    assert st.decks["chance"][-1] == "get-out-of-jail-free"
+    assert st.decks["chance"][-1] == "GET-OUT-OF-JAIL-FREE"
 
 
 def test_held_card_cannot_be_drawn_from_a_physical_deck():
     game, st = new(("Car", "Hat"))
-    st.held[HAT].append("chance:get-out-of-jail-free")
+    st.held[HAT].append("chance:GET-OUT-OF-JAIL-FREE")
     at(st, CAR, 2)
     st.apply(Throw((2, 3)))
     request = st.chance()
-    assert "get-out-of-jail-free" not in request.cards
+    assert "GET-OUT-OF-JAIL-FREE" not in request.cards
     with pytest.raises(IllegalAction, match="held by a player"):
-        st.apply(Draw("get-out-of-jail-free"))
+        st.apply(Draw("GET-OUT-OF-JAIL-FREE"))
 
 
 def test_card_pays_each_player_and_collects_from_every_player():
     game, st = new()
     at(st, CAR, 4)
     st.apply(Throw((1, 2)))
-    st.apply(Draw("chairman"))
+    st.apply(Draw("CHAIRMAN"))
     assert st.cash == [1350, 1550, 1550, 1550]
     at(st, HAT, 14)
     st.apply(Throw((1, 2)))
-    st.apply(Draw("opera-night"))
+    st.apply(Draw("OPERA-NIGHT"))
     assert st.cash == [1300, 1700, 1500, 1500]
 
 
@@ -373,7 +373,7 @@ def test_go_back_three_from_chance_lands_on_income_tax():
     game, st = new()
     at(st, CAR, 4)
     st.apply(Throw((1, 2)))
-    st.apply(Draw("go-back-3"))
+    st.apply(Draw("GO-BACK-3"))
     assert st.pos[CAR] == 4 and st.phase == TAX_CHOICE
 
 
@@ -384,7 +384,7 @@ def test_repairs_card_counts_houses_and_hotels():
     st.bld[S["Boardwalk"]] = 5
     at(st, CAR, 15)
     st.apply(Throw((1, 1)))
-    st.apply(Draw("street-repairs"))
+    st.apply(Draw("STREET-REPAIRS"))
     assert st.cash[CAR] == 1500 - (4 * 40 + 115)
 
 
@@ -393,7 +393,7 @@ def test_money_is_conserved_by_these_payments():
     total = money_total(st)
     at(st, CAR, 33)
     st.apply(Throw((4, 5)))
-    st.apply(Draw("advance-go"))
+    st.apply(Draw("ADVANCE-GO"))
     assert money_total(st) == total
 
 

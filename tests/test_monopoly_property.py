@@ -233,10 +233,10 @@ def test_rejected_trade_changes_nothing_but_closes():
 
 def test_get_out_of_jail_free_card_sold_between_players():
     game, st = new()
-    st.held[CAR].append("chest:get-out-of-jail-free")
-    st.apply(A.Trade(CAR, DOG, give_cards=("chest:get-out-of-jail-free",), take_cash=40))
+    st.held[CAR].append("chest:GET-OUT-OF-JAIL-FREE")
+    st.apply(A.Trade(CAR, DOG, give_cards=("chest:GET-OUT-OF-JAIL-FREE",), take_cash=40))
     st.apply(A.Accept(DOG))
-    assert st.held[DOG] == ["chest:get-out-of-jail-free"] and st.cash[CAR] == 1540
+    assert st.held[DOG] == ["chest:GET-OUT-OF-JAIL-FREE"] and st.cash[CAR] == 1540
 
 
 def test_players_may_not_lend_money():
@@ -279,7 +279,7 @@ def test_bankruptcy_to_a_player_hands_over_everything_with_buildings_at_half():
     st.bank_houses -= 6
     st.owner[S["Boardwalk"]] = DOG
     st.mort[S["Boardwalk"]] = True
-    st.held[DOG].append("chance:get-out-of-jail-free")
+    st.held[DOG].append("chance:GET-OUT-OF-JAIL-FREE")
     total = money_total(st)
     ev = st.apply(A.DeclareBankruptcy(DOG))
     assert "Dog is bankrupt to Car and retires from the game." in said(game, ev)
@@ -287,7 +287,7 @@ def test_bankruptcy_to_a_player_hands_over_everything_with_buildings_at_half():
     assert st.cash[CAR] == 1500 + 100 + 6 * 25
     assert all(st.owner[S[n]] == CAR for n in ("Oriental Avenue", "Boardwalk"))
     assert st.bank_houses == 32 - 0 and st.bld[S["Oriental Avenue"]] == 0
-    assert st.held[CAR] == ["chance:get-out-of-jail-free"]
+    assert st.held[CAR] == ["chance:GET-OUT-OF-JAIL-FREE"]
     # the mortgaged Boardwalk: Car must pay the 10% at once (or lift it)
     assert st.current_player() == CAR and st.transfers == [(CAR, S["Boardwalk"])]
     st.apply(A.KeepMortgaged(CAR, S["Boardwalk"]))

@@ -210,6 +210,11 @@ class MonopolyState(State):
     def is_terminal(self) -> bool:
         return self.phase == OVER
 
+    def may_act(self, player: int) -> bool:
+        """Any player still in may speak at any time: bids, building, mortgages and trades
+        are not bound to the turn; each action is then checked on its own."""
+        return self.phase != OVER and 0 <= player < self.n and not self.out[player]
+
     def winners(self) -> tuple[int, ...]:
         return self.winners_
 
