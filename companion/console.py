@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from companion.cards import Card, CardError
-from companion.engine import Action, Draw, IllegalAction, Priority, Throw
+from companion.engine import Action, Draw, IllegalAction, Priority, Throw, sentence
 from companion.observations import TextCommand
 
 if TYPE_CHECKING:
@@ -86,7 +86,7 @@ def cmd_roll(session: Session, args: list[str], obs: TextCommand) -> Reply:
     session.check_player(obs.player)
     request = session.state.chance()
     if request is None or request.kind != "dice":
-        raise IllegalAction(f"No throw is expected now. {session.state.expected()}.")
+        raise IllegalAction("No throw is expected now. " + sentence(session.state.expected()))
     action = Throw(values)
     request.check(action)
     return session.offer(action, obs.source, obs.confidence)
@@ -146,7 +146,7 @@ def cmd_options(session: Session, args: list[str], obs: TextCommand) -> Reply:
         if len(actions) == 1:
             text = f"Only one move: {session.state.describe_action(actions[0])}."
         else:
-            text = session.state.expected() + "."
+            text = sentence(session.state.expected())
     session.say(text, Priority.RESULT)
     return Reply(True, text)
 

@@ -166,6 +166,12 @@ class ChanceRequest:
 _NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
 
 
+def sentence(text: str) -> str:
+    """``text`` ending in exactly one full stop (or its own ! or ?)."""
+    text = text.strip()
+    return text if not text or text[-1] in ".!?" else text + "."
+
+
 def number_word(n: int) -> str:
     return {0: "zero", **_NUMBER_WORDS}.get(n, str(n))
 
@@ -298,6 +304,9 @@ class Game(ABC):
     action_types: ClassVar[Mapping[str, type[Action]]] = {}
     # CLI tools: "count", "advise", "stats", "perft", "simulate" -> "module:function(argv)->int"
     tools: ClassVar[Mapping[str, str]] = {}
+    # False where random legal play need not end (Monopoly without a time limit): the generic
+    # test then plays such a game for a bounded number of steps instead of to its end.
+    bounded: ClassVar[bool] = True
 
     def __init__(self, players: Sequence[str], options: Mapping[str, Any] | None = None):
         spec = self.spec
@@ -347,11 +356,11 @@ class Game(ABC):
         request = state.chance()
         if isinstance(observation, DiceSeen):
             if request is None or request.kind != "dice":
-                raise IllegalAction(f"No throw is expected now. {state.expected()}.")
+                raise IllegalAction("No throw is expected now. " + sentence(state.expected()))
             action: Action = Throw(tuple(observation.values))
         elif isinstance(observation, CardSeen):
             if request is None or request.kind != "card":
-                raise IllegalAction(f"No card is expected now. {state.expected()}.")
+                raise IllegalAction("No card is expected now. " + sentence(state.expected()))
             action = Draw(observation.card)
         else:
             raise IllegalAction(f"{type(observation).__name__} means nothing in this game")
@@ -417,7 +426,7 @@ class State(ABC):
         """What input the game expects now, in words ("Red to throw one die")."""
         names = self.game.players
         if self.is_terminal():
-            return "The game is over."
+            return "The game is over"
         request = self.chance()
         if request is not None:
             who = f"{names[request.who]} to " if request.who is not None else ""

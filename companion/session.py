@@ -28,6 +28,7 @@ from companion.engine import (
     Throw,
     decode_action,
     encode_action,
+    sentence,
 )
 from companion.games import find
 from companion.journal import ACTION, CORRECT, REFUSED, UNDO, Journal
@@ -117,7 +118,7 @@ class Session:
         session = cls(game, journal, announcer, seed=seed, auto_chance=auto_chance, **kwargs)
         session.say(f"{game.spec.title}: {', '.join(game.players)}.", Priority.INFO)
         session._settle()
-        session.say(session.state.expected() + ".", Priority.CHATTER)
+        session.say(sentence(session.state.expected()), Priority.CHATTER)
         return session
 
     @classmethod
@@ -133,7 +134,8 @@ class Session:
             **kwargs,
         )
         session._replay()
-        session.say(f"Resuming {game.spec.title}. {session.state.status()}.", Priority.RESULT)
+        session.say(f"Resuming {game.spec.title}. " + sentence(session.state.status()),
+                    Priority.RESULT)
         session._settle()
         return session
 
@@ -240,7 +242,8 @@ class Session:
         self.journal.append(UNDO, {"count": count}, source=source)
         self._replay()
         self.pending = None
-        self.say(f"Undone: {action_words(undone)}. {self.state.expected()}.", Priority.RESULT)
+        self.say(f"Undone: {action_words(undone)}. " + sentence(self.state.expected()),
+                 Priority.RESULT)
         return Reply(True, self.last_announcement)
 
     def correct(self, action: Action, source: str = "keyboard") -> Reply:

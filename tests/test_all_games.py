@@ -1,0 +1,122 @@
+"""One generic random-simulation test over every registered game (OpenSpiel style).
+
+For each game: random legal play to the end, checking that illegal actions are refused with
+the state unchanged, that actions survive the journal's JSON codec, that replay reproduces
+the state, that the game ends within its declared maximum length, and, through a real
+Session, that undo restores the previous state and resume equals live.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass
+
+import pytest
+
+from companion.engine import CHANCE, Action, IllegalAction, Throw, decode_action, encode_action
+from companion.games import LOAD_ERRORS, load_all
+from companion.journal import Journal
+from companion.session import Session
+from companion.voice import Recorder
+from tests import toy_game  # noqa: F401  (registers the toy game)
+
+GAMES = [cls for cls in load_all().all()]
+RANDOM_GAMES = 40
+SESSION_GAMES = 3
+UNBOUNDED_STEPS = 3000  # for games whose random play need not end (Game.bounded False)
+
+
+@dataclass(frozen=True)
+class Bogus(Action):
+    """An action no game knows."""
+
+    x: int = 0
+
+
+def test_every_game_module_loads():
+    assert LOAD_ERRORS == {}
+
+
+def test_registry_finds_games_by_name_and_alias():
+    registry = load_all()
+    for cls in GAMES:
+        assert registry.find(cls.spec.name) is cls
+        for alias in cls.spec.aliases:
+            assert registry.find(alias) is cls
+    with pytest.raises(KeyError):
+        registry.find("no-such-game")
+
+
+def players_for(cls, rng):
+    n = rng.randint(cls.spec.min_players, cls.spec.max_players)
+    return [f"P{i}" for i in range(n)]
+
+
+def snapshot(state):
+    return json.dumps(state.to_json(), sort_keys=True, default=str)
+
+
+def choose(state, rng) -> Action:
+    if state.current_player() == CHANCE:
+        return state.sample_chance(rng)
+    actions = state.legal_actions()
+    assert actions, f"no legal action at a decision point: {state.expected()}"
+    return rng.choice(actions)
+
+
+def check_refusals(state, rng):
+    before = snapshot(state)
+    for bad in (Bogus(rng.randint(0, 9)), Throw((0,)), Throw(tuple([7] * 9))):
+        with pytest.raises(IllegalAction):
+            state.apply(bad)
+        assert snapshot(state) == before, f"{bad} was refused but changed the state"
+
+
+@pytest.mark.parametrize("cls", GAMES, ids=lambda c: c.spec.name)
+def test_random_games_keep_the_engine_contract(cls):
+    rng = random.Random(f"contract:{cls.spec.name}")
+    for _ in range(RANDOM_GAMES):
+        game = cls(players_for(cls, rng))
+        state = game.new_state()
+        played: list[Action] = []
+        limit = game.max_length()
+        while not state.is_terminal():
+            if not cls.bounded and len(played) >= UNBOUNDED_STEPS:
+                break
+            assert len(played) < limit, f"{cls.spec.name} exceeded its maximum length {limit}"
+            if rng.random() < 0.1:
+                check_refusals(state, rng)
+            action = choose(state, rng)
+            decoded = decode_action(encode_action(action), cls.action_types)
+            assert decoded == action, "journal codec round trip"
+            before = snapshot(state)
+            copy = state.clone()
+            state.apply(action)
+            assert snapshot(copy) == before, "clone() must be independent"
+            played.append(action)
+        replayed = game.new_state()
+        for action in played:
+            replayed.apply(action)
+        assert snapshot(replayed) == snapshot(state), "replay must equal live"
+        for w in state.winners():
+            assert 0 <= w < len(game.players)
+
+
+@pytest.mark.parametrize("cls", GAMES, ids=lambda c: c.spec.name)
+def test_session_undo_and_resume(cls):
+    rng = random.Random(f"session:{cls.spec.name}")
+    for _ in range(SESSION_GAMES):
+        game = cls(players_for(cls, rng))
+        session = Session.start(game, Journal.memory(), Recorder(), seed=rng.randrange(10**6))
+        steps = 0
+        while not session.state.is_terminal() and steps < min(game.max_length(), 400):
+            before = snapshot(session.state)
+            reply = session.apply(choose(session.state, rng), source="test")
+            assert reply.accepted
+            if rng.random() < 0.15:
+                session.undo()
+                assert snapshot(session.state) == before, "undo must restore the previous state"
+            steps += 1
+        resumed = Session.resume(session.journal, Recorder())
+        assert snapshot(resumed.state) == snapshot(session.state), "resume must equal live"
