@@ -241,3 +241,16 @@ def test_times_square_buildings_words():
 def test_unknown_edition_file_is_a_clear_error():
     with pytest.raises(FileNotFoundError):
         Monopoly(["A", "B"], {"edition": "atlantis"})
+
+
+def test_deeds_dealt_by_hand_in_the_short_game():
+    s, rec = session(("Car", "Hat"), variant="short")
+    reply = s.command("deal Car Boardwalk, Park Place")
+    assert not reply.accepted and "3 different title deeds" in reply.text
+    assert s.command("deal Car Boardwalk, Park Place, Baltic Avenue").accepted
+    reply = s.command("deal Hat Boardwalk, Reading Railroad, Water Works")
+    assert not reply.accepted and "was dealt to Car already" in reply.text
+    assert s.command("deal Hat Short Line, Reading Railroad, Water Works").accepted
+    assert "Hat is dealt Short Line, Reading Railroad, Water Works free." in rec.texts
+    assert s.state.current_player() == CHANCE and s.state.chance().kind == "dice"
+    assert s.state.cash == [1500, 1500]

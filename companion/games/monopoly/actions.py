@@ -141,6 +141,14 @@ class Claim(Action):
 
 
 @dataclass(frozen=True)
+class Deal(Action):
+    """Short and Time Limit Games with physical deeds: the deeds the Banker dealt a player."""
+
+    player: int
+    spaces: tuple[int, ...]
+
+
+@dataclass(frozen=True)
 class TimeUp(Action):
     """The agreed hour of the Time Limit Game has come: the richest player wins."""
 
@@ -150,6 +158,6 @@ ACTION_TYPES: dict[str, type[Action]] = {
     for cls in (
         Buy, Auction, Bid, Pass, AuctionBuilding, Build, SellBuilding, SellGroup, Mortgage,
         Unmortgage, KeepMortgaged, Trade, Accept, Reject, PayFine, UseCard, ChooseTax,
-        DeclareBankruptcy, Claim, TimeUp,
+        DeclareBankruptcy, Claim, Deal, TimeUp,
     )
 }

@@ -25,7 +25,8 @@ from companion.games.monopoly.rent import HOTEL
 if TYPE_CHECKING:
     from companion.games.monopoly.state import MonopolyState
 
-from companion.games.monopoly.phases import BANK, CARD, RESOLVING, ROLL, SHORT
+from companion.games.monopoly import actions as A
+from companion.games.monopoly.phases import BANK, CARD, RESOLVING, ROLL, SETUP, SHORT
 
 
 def draw_top(st: MonopolyState, p: int, deck: str, ev: list[Event]) -> None:
@@ -77,21 +78,56 @@ def do_shuffle(st: MonopolyState, action: Shuffle, ev: list[Event]) -> None:
         st.phase = ROLL
 
 
+def deeds_each(st: MonopolyState) -> int:
+    return 3 if st.variant == SHORT else 2
+
+
 def _deal(st: MonopolyState, order: tuple[str, ...], ev: list[Event], free: bool) -> None:
     """Short Game: three free deeds each; Time Limit Game: two each, paid at once."""
     ed = st.ed
-    each = 3 if free else 2
-    index = {name: s for s in ed.properties for name in (ed.names[s],)}
+    each = deeds_each(st)
+    index = {ed.names[s]: s for s in ed.properties}
     dealt: list[list[int]] = [[] for _ in range(st.n)]
     for k in range(each * st.n):
         dealt[k % st.n].append(index[order[k]])
     for p, spaces in enumerate(dealt):
-        paid = 0 if free else sum(ed.price[s] for s in spaces)
-        for s in spaces:
-            st.owner[s] = p
-        st.cash[p] -= paid
-        st.collected += paid
-        ev.append(E.Dealt(p, tuple(ed.names[s] for s in spaces), paid))
+        _hand_deeds(st, p, spaces, ev)
+
+
+def _hand_deeds(st: MonopolyState, p: int, spaces: list[int] | tuple[int, ...],
+                ev: list[Event]) -> None:
+    ed = st.ed
+    paid = 0 if st.variant == SHORT else sum(ed.price[s] for s in spaces)
+    for s in spaces:
+        st.owner[s] = p
+    st.cash[p] -= paid
+    st.collected += paid
+    ev.append(E.Dealt(p, tuple(ed.names[s] for s in spaces), paid))
+
+
+def check_deal(st: MonopolyState, a: A.Deal) -> str | None:
+    if st.phase != SETUP or not st.setup or st.setup[0] != "deeds":
+        return "Title deeds are dealt only before the Short or Time Limit Game starts"
+    ed = st.ed
+    each = deeds_each(st)
+    if any(o == a.player for o in st.owner):
+        return f"{st.name_of(a.player)} has already been dealt their deeds"
+    if len(a.spaces) != each or len(set(a.spaces)) != each:
+        return f"Each player is dealt {each} different title deeds"
+    for s in a.spaces:
+        if not 0 <= s < ed.size or not ed.is_property[s]:
+            return "Only title deeds of properties are dealt"
+        if st.owner[s] >= 0:
+            return f"{ed.names[s]} was dealt to {st.name_of(st.owner[s])} already"
+    return None
+
+
+def do_deal(st: MonopolyState, a: A.Deal, ev: list[Event]) -> None:
+    _hand_deeds(st, a.player, a.spaces, ev)
+    if all(any(o == p for o in st.owner) for p in range(st.n)):
+        st.setup.pop(0)
+        if not st.setup:
+            st.phase = ROLL
 
 
 def follow(st: MonopolyState, p: int, card: Card, ev: list[Event]) -> None:

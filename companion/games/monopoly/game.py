@@ -72,6 +72,7 @@ class Monopoly(Game):
             "auction house | auction hotel         building shortage auction",
             "bankrupt                              declare bankruptcy",
             "claim [PLAYER]                        claim rent (option rent=claim)",
+            "deal PLAYER DEED, DEED, DEED            deeds dealt by hand (Short/Time Limit)",
             "time up                               end a Time Limit Game",
             "balance | worth | owns PLAYER | rent SPACE | why   questions",
         ))
@@ -254,6 +255,14 @@ class _Parser:
         if len(owners) == 1:
             return A.Claim(owners.pop())
         raise ValueError("say claim and the owner's name")
+
+    def cmd_deal(self, rest: str) -> Action:
+        p, tail = self.split_player(rest)
+        if p is None:
+            raise ValueError("say deal, the player and the deeds, e.g. deal Car Boardwalk,"
+                             " Baltic Avenue, Reading Railroad")
+        spaces = tuple(self.space(part) for part in re.split(r",|\band\b", tail) if part.strip())
+        return A.Deal(p, spaces)
 
     def cmd_time(self, rest: str) -> Action:
         return A.TimeUp()

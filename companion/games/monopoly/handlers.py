@@ -224,5 +224,6 @@ HANDLERS: dict[type, tuple[Any, Any]] = {
     A.UseCard: (check_use_card, do_use_card),
     A.ChooseTax: (check_tax, do_tax),
     A.Claim: (check_claim, do_claim),
+    A.Deal: (cards.check_deal, cards.do_deal),
     A.TimeUp: (check_time_up, do_time_up),
 }

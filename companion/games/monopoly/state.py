@@ -249,6 +249,11 @@ class MonopolyState(State):
 
         return expected(self)
 
+    def status(self) -> str:
+        names = self.game.players
+        cash = "; ".join(f"{names[p]} {E.money(self.cash[p])}" for p in self.active())
+        return f"{self.expected()}. Cash: {cash}."
+
     def position_text(self) -> str:
         names = self.game.players
         return (f"turn {names[self.turn]}, phase {PHASE_NAMES[self.phase]}, cash "

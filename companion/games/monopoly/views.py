@@ -120,6 +120,8 @@ def describe_action(st: MonopolyState, a: Action) -> str:
         A.DeclareBankruptcy: lambda: f"{who} declares bankruptcy",
         A.Claim: lambda: f"{who} claims rent",
         A.TimeUp: lambda: "time is up",
+        A.Deal: lambda: f"{who} is dealt " + ", ".join(
+            sp(s) for s in a.spaces),  # type: ignore[attr-defined]
     }
     fn = table.get(type(a))
     if fn is not None:
@@ -155,6 +157,9 @@ def expected(st: MonopolyState) -> str:
         return f"{names[st.place[0]]} to place the building won at auction"
     p = st.turn
     if st.phase == SETUP:
+        if st.setup[0] == "deeds":
+            return ("Deal the title deeds: type deal, the player and the deeds (or shuffle"
+                    " them virtually)")
         return f"Shuffle the {st.setup[0]} deck"
     if st.phase == BUY:
         return f"{names[p]} to buy {ed.names[st.pending]} or auction it"
@@ -164,8 +169,10 @@ def expected(st: MonopolyState) -> str:
         return f"{names[p]} to draw a {ed.deck_names[st._card_deck()]} card"
     if st.phase == UTIL_DICE:
         return f"{names[p]} to throw the dice for the utility card"
-    jail = ", in Jail" if st.jail[p] else ""
-    return f"{names[p]} to throw the dice{jail}"
+    if st.jail[p]:
+        return (f"{names[p]} to throw for doubles in Jail, or first pay the fine or use a"
+                f" card")
+    return f"{names[p]} to throw the dice"
 
 
 # ---------------------------------------------------------------- queries
