@@ -101,3 +101,62 @@ def count_main(argv: list[str]) -> int:
         else:
             print(count.total)
     return status
+
+
+def advise_main(argv: list[str]) -> int:
+    """``advise cribbage 5H 5D JC QS 2C 9H [--dealer|--pone] [--json]``: every discard, best
+    first, with the average hand over all starters and the expected crib."""
+    from companion.games.cribbage.advise import advise
+
+    parser = _Parser(prog="companion advise cribbage", description=advise_main.__doc__)
+    parser.add_argument("cards", nargs="+", help="the six (2 players) or five cards dealt")
+    role = parser.add_mutually_exclusive_group()
+    role.add_argument("--dealer", action="store_true", help="the crib is yours: add it")
+    role.add_argument("--pone", action="store_true", help="the crib is the dealer's: subtract")
+    parser.add_argument("--json", action="store_true", help="JSON output")
+    try:
+        args = parser.parse_args(argv)
+        cards = [Card.parse(c) for c in args.cards]
+        who = "dealer" if args.dealer else "pone" if args.pone else None
+        choices = advise(cards, who)
+    except (ValueError, CardError) as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps({
+            "cards": [str(c) for c in cards],
+            "role": who,
+            "choices": [c.to_json(who) for c in choices],
+        }))
+        return 0
+    net = {"dealer": "hand+crib", "pone": "hand-crib", None: "hand"}[who]
+    print(f"{'discard':<10}{'keep':<16}{'hand':>7}{'crib':>7}{net:>11}")
+    for c in choices:
+        print(f"{cards_text(c.discard):<10}{cards_text(c.keep):<16}"
+              f"{c.hand:>7.2f}{c.crib:>7.2f}{c.net(who):>11.2f}")
+    print("(hand: average over every starter; crib: expected, other discards taken as random)")
+    return 0
+
+
+def stats_main(argv: list[str]) -> int:
+    """``stats cribbage [--json]``: the score distribution of all 12,994,800 hand+starter
+    combinations, as a hand and as a crib."""
+    from companion.games.cribbage.stats import enumerate_all
+
+    parser = _Parser(prog="companion stats cribbage", description=stats_main.__doc__)
+    parser.add_argument("--json", action="store_true", help="JSON output")
+    try:
+        args = parser.parse_args(argv)
+    except ValueError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    result = enumerate_all()
+    if args.json:
+        print(json.dumps(result))
+        return 0
+    print(f"{result['combinations']:,} combinations in {result['seconds']:.3f} s")
+    print(f"{'score':>5}{'hand':>12}{'crib':>12}")
+    for score, n in result["hand"].items():
+        print(f"{score:>5}{n:>12,}{result['crib'][score]:>12,}")
+    print(f"mean hand {result['mean_hand']:.4f}, mean crib {result['mean_crib']:.4f}")
+    return 0
