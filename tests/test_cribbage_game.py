@@ -296,3 +296,55 @@ def test_random_games_keep_the_invariants(n, deal):
     rng = random.Random(f"{n}{deal}")
     for _ in range(170):  # 1,020 games in all
         random_game(rng, n, deal)
+
+
+# ----------------------------------------------------------------- cards read one at a time
+
+
+def test_show_read_card_by_card_points_out_a_mismatch():
+    from companion.observations import CardSeen
+
+    game, state, _ = scripted_two_player_hand()
+    do(game, state, "7H", "8S", "9S", "7D", "8D", "4H", "2C", "3D")
+    refused(game, state, "card 5C", "did not play the five of clubs")
+    e = state.apply(game.interpret(state, CardSeen(source="reader", card="7h")))
+    assert "seven of hearts, one of four" in e[0].describe(NAMES)
+    refused(game, state, "7H", "shown already")
+    e = do(game, state, "9S", "card 8D", "2C")
+    counted = [x for x in e if isinstance(x, HandCounted)]
+    assert counted and counted[0].count.total == 5 and state.current_player() == 0
+
+
+def test_all_cards_must_be_played_the_last_player_plays_on_alone():
+    game, state = new(2, deal="read")
+    deal_read(game, state, ["KS QS JS 10S 9D 8D", "AH AD 2C 3C 9C 8C"])
+    do(game, state, "discard 9C 8C", "discard 9D 8D", "starter 7H")
+    do(game, state, "AH", "KS", "AD", "QS")  # 22: Blue plays on after Red
+    e = do(game, state, "2C")  # 24; Red holds JS 10S: both too big, Red says go
+    assert state.current_player() == 1
+    e = do(game, state, "3C")  # 27, then Blue is out and Red cannot play: go, Blue 1
+    assert any(isinstance(x, Scored) and x.reason == "go" and x.player == 1 for x in e)
+    e = do(game, state, "JS", "10S")  # Red alone: 10, 20 and last card
+    played = [x for x in e if isinstance(x, CardPlayed)][-1]
+    assert {i.kind for i in played.count.items} == {"last card"}
+    assert state.phase == "show"
+
+
+def test_session_replay_equals_live_and_undo():
+    from companion.journal import Journal
+    from companion.session import Session
+    from companion.voice import Recorder
+
+    recorder = Recorder()
+    journal = Journal.memory()
+    session = Session.start(Cribbage(["Red", "Blue"]), journal, announcer=recorder)
+    for line in ["starter JS", "play 5H", "card 10D", "KH", "Blue go", "Red go", "AS"]:
+        session.command(line)
+    assert any("his heels" in t for t in recorder.texts)
+    assert any("Fifteen two" in t for t in recorder.texts)
+    live = session.state.to_json()
+    assert any("it is Red's turn" in t for t in recorder.texts)
+    assert live["count"] == 26
+    assert Session.resume(journal, announcer=Recorder()).state.to_json() == live
+    session.undo()
+    assert session.state.count == 25

@@ -31,6 +31,7 @@ from companion.games.cribbage.engine import (
     Discard,
     Go,
     Play,
+    Reveal,
     Show,
     ShowCrib,
     normal_card,
@@ -50,7 +51,8 @@ COMMANDS = """\
   go                         you cannot play without passing 31
   starter CARD               the starter turned up (also: cut CARD, card CARD)
   discard CARD [CARD]        deal=read: the cards you put in the crib
-  show [CARDS] [N]           show your hand at the count (N: your claimed count)
+  show [CARDS] [N]           show your hand at the count (N: your claimed count);
+                             or read/type the four cards one at a time (CARD)
   crib [CARDS] [N]           the dealer shows the crib (the cards are needed with deal=hidden)"""
 
 
@@ -104,6 +106,8 @@ class Cribbage(Game):
         player = state.current_player()
         if verb in ("starter", "cut", "turn") or (verb == "card" and player == CHANCE):
             return Draw(normal_card(_one(args, verb)))
+        if verb in ("play", "card") and state.phase in (SHOW, CRIB):
+            return Reveal(player, normal_card(_one(args, verb)))
         if verb in ("play", "card"):
             if state.phase != PLAY:
                 raise IllegalAction(f"No card is played now. {state.expected()}.")
@@ -124,13 +128,15 @@ class Cribbage(Game):
             return Draw(normal_card(words[0]))
         if len(words) == 1 and state.phase == PLAY:
             return Play(player, normal_card(words[0]))
-        if len(words) == 1 and state.phase == SHOW and words[0].isdigit():
-            return Show(player, (), int(words[0]))
+        if len(words) == 1 and state.phase in (SHOW, CRIB) and words[0].isdigit():
+            return (ShowCrib if state.phase == CRIB else Show)(player, (), int(words[0]))
+        if len(words) == 1 and state.phase in (SHOW, CRIB):
+            return Reveal(player, normal_card(words[0]))
         raise IllegalAction(f"I don't know the command {words[0]!r}. {state.expected()}.")
 
     def interpret(self, state: State, observation: Observation) -> Action:
         """A card read by a device: a dealt card or the starter at a chance node, a card played
-        in the play."""
+        in the play, a card of the hand or crib being shown at the count."""
         assert isinstance(state, CribbageState)
         if isinstance(observation, CardSeen):
             card = normal_card(observation.card)
@@ -138,6 +144,8 @@ class Cribbage(Game):
                 return Draw(card)
             if state.phase == PLAY:
                 return Play(state.current_player(), card)
+            if state.phase in (SHOW, CRIB):
+                return Reveal(state.current_player(), card)
             raise IllegalAction(f"No card is expected now. {state.expected()}.")
         return super().interpret(state, observation)
 

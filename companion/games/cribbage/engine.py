@@ -35,6 +35,7 @@ from companion.engine import (
 from companion.games.cribbage import scoring
 from companion.games.cribbage.events import (
     CardPlayed,
+    CardShown,
     ClaimChecked,
     CountReset,
     DealRead,
@@ -114,8 +115,21 @@ class ShowCrib(Action):
         return " ".join(["crib", *self.cards, *([str(self.claim)] if self.claim >= 0 else [])])
 
 
+@dataclass(frozen=True)
+class Reveal(Action):
+    """One card of the hand (or crib) being shown, as a card reader reads them one by one;
+    the fourth one counts the hand (with muggins, the count waits for the claim)."""
+
+    player: int
+    card: str
+
+    def __str__(self) -> str:
+        return f"card {self.card}"
+
+
 ACTION_TYPES: dict[str, type[Action]] = {
     "Discard": Discard, "Play": Play, "Go": Go, "Show": Show, "ShowCrib": ShowCrib,
+    "Reveal": Reveal,
 }
 
 
@@ -209,6 +223,7 @@ class CribbageState(State):
         self.pegged = [0] * len(self.sides)
         self.shown: list[dict[str, Any]] = []
         self.show_index = 0
+        self.revealed: list[str] = []  # cards of the hand being shown, read one by one
         self.phase = DEAL if self.read else STARTER
 
     # --- what is known ------------------------------------------------------------------
@@ -560,8 +575,10 @@ class CribbageState(State):
         if muggins and action.claim < 0:
             raise IllegalAction(
                 f"Muggins is on: say your count, like: {'crib' if crib else 'show'} 8")
-        hand = self._shown_cards(p, action.cards, crib)
+        given = action.cards or (tuple(self.revealed) if len(self.revealed) == 4 else ())
+        hand = self._shown_cards(p, given, crib)
         count = self._count(hand, crib)
+        self.revealed = []
         if crib:
             self.crib = hand
         events: list[Event] = []
@@ -594,6 +611,35 @@ class CribbageState(State):
         else:
             self.show_index += 1
         return events
+
+    def _reveal(self, action: Action) -> list[Event]:
+        assert isinstance(action, Reveal)
+        if self.phase not in (SHOW, CRIB):
+            raise IllegalAction(f"No hand is being shown now. {self.expected()}.")
+        p = action.player
+        self._check_turn(p)
+        card = normal_card(action.card)
+        name = self.game.players[p]
+        if card in self.revealed:
+            raise IllegalAction(f"The {card_name(card)} has been shown already")
+        if len(self.revealed) == 4:
+            raise IllegalAction("Four cards are shown: say the count, like: show 8")
+        if self.phase == SHOW and card not in self.played[p]:
+            raise IllegalAction(
+                f"{name} did not play the {card_name(card)}: {name} played"
+                f" {' '.join(self.played[p])}")
+        if self.phase == CRIB:
+            if (self.read or len(self.crib) == 4) and card not in self.crib:
+                raise IllegalAction(f"The {card_name(card)} did not go in the crib")
+            if card in self.seen() and card not in self.crib:
+                raise IllegalAction(
+                    f"The {card_name(card)} cannot be in the crib: {self.where_seen(card)}")
+        cards = (*self.revealed, card)
+        if len(cards) == 4 and not self.game.options["muggins"]:
+            shower = ShowCrib if self.phase == CRIB else Show
+            return self._show(shower(p, cards))
+        self.revealed.append(card)
+        return [CardShown(p, card, len(self.revealed))]
 
     def _muggins_taker(self, player: int) -> int:
         """The next player to the left on the other side (2 and 4 players: an opponent)."""
@@ -686,6 +732,7 @@ class CribbageState(State):
             "said_go": list(self.said_go),
             "pegged": list(self.pegged),
             "shown": copy.deepcopy(self.shown),
+            "revealed": list(self.revealed),
             "winners": list(self.winners()),
         }
 
@@ -701,4 +748,5 @@ _HANDLERS: dict[type[Action], Any] = {
     Go: CribbageState._go,
     Show: CribbageState._show,
     ShowCrib: CribbageState._show,
+    Reveal: CribbageState._reveal,
 }

@@ -106,6 +106,20 @@ class CardPlayed(Event):
 
 
 @dataclass(frozen=True)
+class CardShown(Event):
+    """A card of a hand being shown, read one at a time."""
+
+    player: int
+    card: str
+    number: int  # 1..4
+    key: ClassVar[str] = "cribbage.shown"
+    priority: ClassVar[int] = Priority.CHATTER
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"{card_name(self.card)}, {number_words(self.number)} of four."
+
+
+@dataclass(frozen=True)
 class SaidGo(Event):
     player: int
     total: int
