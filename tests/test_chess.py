@@ -250,6 +250,7 @@ def test_takeback_after_checkmate_reopens_the_game() -> None:
 def test_resign() -> None:
     game, state = new()
     events = state.apply(game.parse_action(state, "resign"))
+    assert isinstance(events[0], GameOver)
     assert events[0].winners == (1,) and "White resigns" in events[0].describe(game.players)
     assert state.to_json()["result"] == "0-1"
     with pytest.raises(IllegalAction):
@@ -268,6 +269,7 @@ def test_resign() -> None:
 def test_moves_in_words(fen: str, san: str, words: str) -> None:
     game, state = new(fen)
     events = state.apply(game.parse_action(state, san))
+    assert isinstance(events[0], MovePlayed)
     assert events[0].words == words
 
 
