@@ -254,3 +254,20 @@ def test_deeds_dealt_by_hand_in_the_short_game():
     assert "Hat is dealt Short Line, Reading Railroad, Water Works free." in rec.texts
     assert s.state.current_player() == CHANCE and s.state.chance().kind == "dice"
     assert s.state.cash == [1500, 1500]
+
+
+def test_simulate_json_and_the_shape_of_the_landing_fractions(capsys):
+    import json
+
+    from companion.games.monopoly.simulate import main, simulate
+
+    assert main(["--rolls", "3000", "--seed", "2", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["rolls"] == 3000 and data["games"] >= 1 and len(data["landing"]) == 41
+    assert abs(sum(data["landing"]) - 1) < 1e-9 and data["landing"][30] == 0
+    leave = simulate(40_000, 5, "leave")["landing"]
+    stay = simulate(40_000, 5, "stay")["landing"]
+    assert stay[40] > 2 * leave[40]  # staying in Jail: about 9.5% against 4%
+    chance = min(leave[7], leave[22], leave[36])
+    assert max(leave[7], leave[22], leave[36]) < 0.0125
+    assert all(leave[s] > chance for s in range(40) if s not in (7, 22, 30, 36))
