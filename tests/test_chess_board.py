@@ -176,3 +176,16 @@ def test_unknown_square_name_is_refused() -> None:
     game, state = new()
     with pytest.raises(BoardMismatch.__mro__[1]):  # IllegalAction
         game.interpret(state, BoardSeen(source="t", squares=(("z9", "P"),)))
+
+
+def test_a_pawn_left_on_the_last_rank_stands_for_the_queen() -> None:
+    game, state = new("7k/4P3/8/8/8/8/p7/K7 w - - 0 1")
+    board = edited(state, "-e7", "+e8P")
+    action = game.interpret(state, seen(board))
+    assert action == Move("e7e8q")
+    state.apply(action)
+    with pytest.raises(BoardMatches):
+        game.interpret(state, seen(board))  # still a pawn on e8: it is the queen
+    board.remove_piece_at(chess.H8)
+    board.set_piece_at(chess.G7, chess.Piece.from_symbol("k"))
+    assert game.interpret(state, seen(board)) == Move("h8g7")  # play goes on

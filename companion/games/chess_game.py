@@ -436,6 +436,7 @@ class ChessState(State):
         """The action a stable board reading means, or a refusal saying what to fix."""
         board = self.board
         here = _placement(board)
+        seen = _stand_ins(here, seen)
         if seen == here:
             raise BoardMatches("The board matches the game.", position=board.fen())
         taken = self._takeback_to(seen)
@@ -736,6 +737,20 @@ def _between(
         elif shown != here.get(sq) and shown != after.get(sq):
             return False
     return in_the_air <= MAX_LIFTED
+
+
+def _stand_ins(
+    here: dict[chess.Square, str], seen: dict[chess.Square, str]
+) -> dict[chess.Square, str]:
+    """A pawn on the first or last rank (never legal) stands for the queen the game has there:
+    players without a spare queen leave the promoted pawn on the board."""
+    out = dict(seen)
+    for sq, symbol in seen.items():
+        if symbol in "Pp" and chess.square_rank(sq) in (0, 7):
+            queen = "Q" if symbol == "P" else "q"
+            if here.get(sq) == queen:
+                out[sq] = queen
+    return out
 
 
 def _fixes(here: dict[chess.Square, str], seen: dict[chess.Square, str]) -> tuple[str, ...]:
