@@ -1,0 +1,838 @@
+"""SORRY! (rulebook 000), with the Team and the Play-for-Points variations.
+
+Every turn a card is drawn (a chance outcome ``Draw(card)`` from the rest of the 45-card deck:
+a physical card typed or read, or a seeded virtual draw) and the player makes one of the moves
+it allows, chosen from ``legal_actions``; with no move the turn is forfeited, and a 2 always
+draws again. In Play-for-Points each player holds five cards and plays one of them.
+
+Every move is resolved on a copy of the pawns (``_resolve``) that raises ``IllegalAction``
+when the rules refuse it, so validation and move listing share one code path and a refused
+move changes nothing.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from companion.engine import (
+    CHANCE,
+    TERMINAL,
+    Action,
+    ChanceRequest,
+    Draw,
+    Event,
+    Game,
+    GameOver,
+    GameSpec,
+    IllegalAction,
+    Option,
+    Priority,
+    State,
+    TurnPasses,
+)
+from companion.games import register
+from companion.games._sorry_board import CARD_ORDER, START, SorryBoard, load_deck, load_sorry_board
+
+LETTERS = "ABCDEFGH"
+FORWARD = {"1": 1, "2": 2, "3": 3, "5": 5, "7": 7, "8": 8, "10": 10, "11": 11, "12": 12}
+CARD_WORDS = {c: c for c in CARD_ORDER} | {"SORRY": "SORRY!"}
+
+HOUSE_RULES = (
+    "A pawn switched onto a slide triangle by an opponent's 11 does not slide (the rulebook"
+    " slides only the player's own pawn after a switch); a pawn placed by a SORRY! card on a"
+    " triangle slides. Team: a 7 is split between two of the team's pawns; a SORRY! takes a"
+    " pawn from either partner's START and bumps an opponent, or a partner when there is no"
+    " opponent to pick on. Play-for-Points: after playing a 2 the player refills the hand and"
+    " plays again; an 11 that cannot go forward may be discarded instead of switching."
+    " With two players the colours sit opposite (Red and Yellow)."
+)
+
+
+# --------------------------------------------------------------------------- actions
+
+
+@dataclass(frozen=True)
+class StartPawn(Action):
+    """Take a pawn of ``owner`` (a seat: the player, or the partner in Team play) out of START."""
+
+    player: int
+    card: str
+    owner: int
+
+    def __str__(self) -> str:
+        return f"play {self.card} start"
+
+
+@dataclass(frozen=True)
+class Forward(Action):
+    player: int
+    card: str
+    owner: int
+    pawn: int
+    steps: int
+
+    def __str__(self) -> str:
+        return f"play {self.card} move {LETTERS[self.pawn]} {self.steps}"
+
+
+@dataclass(frozen=True)
+class Backward(Action):
+    player: int
+    card: str
+    owner: int
+    pawn: int
+    steps: int
+
+    def __str__(self) -> str:
+        return f"play {self.card} back {LETTERS[self.pawn]} {self.steps}"
+
+
+@dataclass(frozen=True)
+class Split(Action):
+    """A 7 split: ``steps`` forward for the first pawn, then ``steps2`` for the second."""
+
+    player: int
+    card: str
+    owner: int
+    pawn: int
+    steps: int
+    owner2: int
+    pawn2: int
+    steps2: int
+
+    def __str__(self) -> str:
+        return (f"play {self.card} split {LETTERS[self.pawn]} {self.steps}"
+                f" {LETTERS[self.pawn2]} {self.steps2}")
+
+
+@dataclass(frozen=True)
+class Switch(Action):
+    """An 11: change places with an opponent's pawn on the open track."""
+
+    player: int
+    card: str
+    owner: int
+    pawn: int
+    other: int
+    other_pawn: int
+
+    def __str__(self) -> str:
+        return f"play {self.card} switch {LETTERS[self.pawn]}"
+
+
+@dataclass(frozen=True)
+class SorryBump(Action):
+    """A SORRY! card: a pawn from START replaces an opponent's pawn, bumped to its START."""
+
+    player: int
+    card: str
+    owner: int
+    other: int
+    other_pawn: int
+
+    def __str__(self) -> str:
+        return f"play {self.card} sorry"
+
+
+@dataclass(frozen=True)
+class Pass(Action):
+    """Forfeit the move (an 11 that cannot go forward) or, with a hand, discard a card."""
+
+    player: int
+    card: str
+
+    def __str__(self) -> str:
+        return f"pass {self.card}"
+
+
+PLAYS = (StartPawn, Forward, Backward, Split, Switch, SorryBump)
+
+
+# --------------------------------------------------------------------------- events
+
+
+@dataclass(frozen=True)
+class CardDrawn(Event):
+    player: int
+    card: str
+    key: ClassVar[str] = "sorry.card"
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"{names[self.player]} draws {CARD_WORDS[self.card]}."
+
+
+@dataclass(frozen=True)
+class PawnMoved(Event):
+    player: int  # the pawn's owner
+    pawn: int
+    start: str
+    end: str
+    key: ClassVar[str] = "sorry.moved"
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"{names[self.player]} {LETTERS[self.pawn]}: {self.start} to {self.end}."
+
+
+@dataclass(frozen=True)
+class Slid(Event):
+    player: int
+    pawn: int
+    start: str
+    end: str
+    key: ClassVar[str] = "sorry.slid"
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"{names[self.player]} {LETTERS[self.pawn]} slides from {self.start} to {self.end}."
+
+
+@dataclass(frozen=True)
+class Bumped(Event):
+    player: int  # the bumped pawn's owner
+    pawn: int
+    square: str
+    key: ClassVar[str] = "sorry.bumped"
+    priority: ClassVar[int] = Priority.RESULT
+
+    def describe(self, names: Sequence[str]) -> str:
+        return (f"Sorry, {names[self.player]}! {LETTERS[self.pawn]} on {self.square}"
+                " goes back to START.")
+
+
+@dataclass(frozen=True)
+class Switched(Event):
+    player: int
+    pawn: int
+    other: int
+    other_pawn: int
+    key: ClassVar[str] = "sorry.switched"
+
+    def describe(self, names: Sequence[str]) -> str:
+        return (f"{names[self.player]} {LETTERS[self.pawn]} changes places with"
+                f" {names[self.other]} {LETTERS[self.other_pawn]}.")
+
+
+@dataclass(frozen=True)
+class PawnHome(Event):
+    player: int
+    pawn: int
+    key: ClassVar[str] = "sorry.home"
+    priority: ClassVar[int] = Priority.RESULT
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"{names[self.player]} {LETTERS[self.pawn]} is HOME."
+
+
+@dataclass(frozen=True)
+class Forfeit(Event):
+    player: int
+    card: str
+    key: ClassVar[str] = "sorry.forfeit"
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"{names[self.player]} cannot move with {CARD_WORDS[self.card]} and forfeits."
+
+
+@dataclass(frozen=True)
+class DrawAgain(Event):
+    player: int
+    key: ClassVar[str] = "sorry.again"
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"A 2: {names[self.player]} draws again."
+
+
+@dataclass(frozen=True)
+class Reshuffled(Event):
+    cards: int
+    key: ClassVar[str] = "sorry.reshuffled"
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"The draw pile is empty: shuffle the {self.cards} discards and use them."
+
+
+@dataclass(frozen=True)
+class Choices(Event):
+    player: int
+    text: str
+    key: ClassVar[str] = "sorry.choices"
+
+    def describe(self, names: Sequence[str]) -> str:
+        return self.text
+
+
+# --------------------------------------------------------------------------- game
+
+
+@register
+class Sorry(Game):
+    spec = GameSpec(
+        name="sorry",
+        title="SORRY!",
+        min_players=2,
+        max_players=4,
+        inputs=("cards",),
+        rulebook="000: SORRY!",
+        aliases=("sorry!",),
+        options=(
+            Option("variation", "standard", "standard, team (Red+Yellow against Blue+Green,"
+                   " four players) or points (Play for Points)", ("standard", "team", "points")),
+            Option("board", "", "a board file instead of config/boards/sorry.json"),
+            Option("auto_move", True, "make the move at once when only one is possible"),
+        ),
+        house_rules=HOUSE_RULES,
+        default_players=("Red", "Blue", "Yellow", "Green"),
+    )
+    action_types = {c.__name__: c for c in (*PLAYS, Pass)}
+
+    def __init__(self, players: Sequence[str], options: Mapping[str, Any] | None = None):
+        super().__init__(players, options)
+        self.board: SorryBoard = load_sorry_board(str(self.options["board"]))
+        self.deck = load_deck()
+        n = len(self.players)
+        if n > len(self.board.colours):
+            raise ValueError(f"the board has {len(self.board.colours)} colours, not {n}")
+        self.colours = self.board.two_player_colours if n == 2 else tuple(range(n))
+        self.variation = str(self.options["variation"])
+        if self.variation == "team" and n != 4:
+            raise ValueError("the Team variation needs four players")
+        self._teams = tuple(self._team(seat) for seat in range(n))
+
+    @property
+    def hand_size(self) -> int:
+        return 5 if self.variation == "points" else 0
+
+    def _team(self, seat: int) -> tuple[int, ...]:
+        if self.variation != "team":
+            return (seat,)
+        colour = self.colours[seat]
+        for team in self.board.teams:
+            if colour in team:
+                return tuple(s for s in range(len(self.players)) if self.colours[s] in team)
+        return (seat,)
+
+    def team_of(self, seat: int) -> tuple[int, ...]:
+        """The seats whose pawns ``seat`` may move (itself, and its partner in Team play)."""
+        return self._teams[seat]
+
+    def new_state(self) -> SorryState:
+        return SorryState(self)
+
+    def max_length(self) -> int:
+        return 100_000  # probabilistic bound; random games end far sooner
+
+    def command_help(self) -> str:
+        return (
+            "  card 7 / card sorry  the card drawn\n"
+            "  start                start a pawn (team: start yellow)\n"
+            "  move A               move pawn A by the card (10: back A for one back)\n"
+            "  split A 3 B 4        split a 7\n"
+            "  switch A 23          11: change places with the pawn on square 23\n"
+            "  sorry 23             SORRY!: bump the pawn on square 23\n"
+            "  pass                 forfeit an 11 (points: discard CARD)\n"
+            "  play CARD ...        with a hand (points): which card, then the move\n"
+            "  pawns                where every pawn is"
+        )
+
+    def parse_action(self, state: State, text: str) -> Action:
+        assert isinstance(state, SorryState)
+        from companion.games._sorry_words import parse_move
+
+        return parse_move(state, text)
+
+    def query(self, state: State, text: str) -> str | None:
+        assert isinstance(state, SorryState)
+        low = text.strip().lower()
+        if low in {"pawns", "board", "where"}:
+            return state.pawns_text()
+        if low in {"hand", "cards"} and self.hand_size:
+            hand = state.hands[state.turn]
+            return "Hand: " + ", ".join(CARD_WORDS[c] for c in hand) + "."
+        return None
+
+
+class SorryState(State):
+    game: Sorry
+
+    def __init__(self, game: Sorry) -> None:
+        self.game = game
+        board = game.board
+        n = len(game.players)
+        self.pawns: list[list[int]] = [[START] * board.pawns for _ in range(n)]
+        self.pile: Counter[str] = Counter(game.deck)
+        self.discards: list[str] = []
+        self.hands: list[list[str]] = [[] for _ in range(n)]
+        self.turn = 0
+        self.card: str | None = None  # the drawn card to play (standard and team)
+        self.phase = "draw"  # deal | draw | play | refill | over
+        self.again = False  # a 2 was played: the same player draws or plays again
+        self.winner_seats: tuple[int, ...] = ()
+        if game.hand_size:
+            self.phase = "deal"
+            for seat in range(n):  # "Put the fourth pawn on the circle outside your START"
+                self.pawns[seat][-1] = board.start_squares[game.colours[seat]]
+
+    # --- small queries -------------------------------------------------------------
+
+    @property
+    def board(self) -> SorryBoard:
+        return self.game.board
+
+    def colour(self, seat: int) -> int:
+        return self.game.colours[seat]
+
+    def opponents(self, seat: int) -> list[int]:
+        team = self.game.team_of(seat)
+        return [s for s in range(len(self.game.players)) if s not in team]
+
+    def pawn_at(self, pawns: list[list[int]], square: int) -> tuple[int, int] | None:
+        """The pawn on a track square (at most one), as (seat, index)."""
+        for seat, row in enumerate(pawns):
+            for i, pos in enumerate(row):
+                if pos == square:
+                    return seat, i
+        return None
+
+    def home_count(self, seat: int) -> int:
+        return sum(1 for p in self.pawns[seat] if p == self.board.home)
+
+    # --- move resolution (on copies) -----------------------------------------------
+
+    def _land(self, pawns: list[list[int]], seat: int, idx: int, dest: int,
+              events: list[Event]) -> None:
+        """Put a pawn on ``dest``: refuse its own colour, bump, slide."""
+        board = self.board
+        if dest != board.home and any(p == dest for i, p in enumerate(pawns[seat]) if i != idx):
+            raise IllegalAction(
+                f"{LETTERS[idx]} would land on {board.words(dest)}, where another"
+                f" {board.colours[self.colour(seat)]} pawn stands")
+        pawns[seat][idx] = -99  # lifted off the board while it lands
+        if board.on_track(dest):
+            hit = self.pawn_at(pawns, dest)
+            if hit is not None:
+                pawns[hit[0]][hit[1]] = START
+                events.append(Bumped(hit[0], hit[1], board.words(dest)))
+            slide = board.slide_at(dest)
+            if slide is not None and slide.colour != self.colour(seat):
+                for square in slide.squares(board.track):
+                    hit = self.pawn_at(pawns, square)
+                    if hit is not None:
+                        pawns[hit[0]][hit[1]] = START
+                        events.append(Bumped(hit[0], hit[1], board.words(square)))
+                events.append(Slid(seat, idx, board.words(dest), board.words(slide.end)))
+                dest = slide.end
+        pawns[seat][idx] = dest
+        if dest == board.home:
+            events.append(PawnHome(seat, idx))
+
+    def _step(self, pawns: list[list[int]], seat: int, idx: int, steps: int, back: bool,
+              events: list[Event]) -> None:
+        board = self.board
+        pos = pawns[seat][idx]
+        if pos == START:
+            raise IllegalAction(f"{LETTERS[idx]} is in START: only a 1 or a 2 starts a pawn")
+        if pos == board.home:
+            raise IllegalAction(f"{LETTERS[idx]} is HOME and does not move again")
+        move = board.backward if back else board.forward
+        dest = move(self.colour(seat), pos, steps)
+        if dest is None:
+            raise IllegalAction(f"{LETTERS[idx]} needs an exact count to reach HOME")
+        events.append(PawnMoved(seat, idx, board.words(pos), board.words(dest)))
+        self._land(pawns, seat, idx, dest, events)
+
+    def _check_card(self, action: Action) -> str:
+        card = str(getattr(action, "card", ""))
+        player = getattr(action, "player", None)
+        if player != self.turn:
+            raise IllegalAction(f"It is {self.game.players[self.turn]}'s turn")
+        if self.game.hand_size:
+            if card not in self.hands[self.turn]:
+                raise IllegalAction(f"There is no {CARD_WORDS.get(card, card)} in your hand")
+        elif card != self.card:
+            raise IllegalAction(f"The card to play is {CARD_WORDS.get(self.card or '', '?')}")
+        return card
+
+    def _check_owner(self, owner: int, pawn: int | None = None) -> None:
+        if owner not in self.game.team_of(self.turn):
+            raise IllegalAction("You may only move your own pawns" + (
+                " or your partner's" if self.game.variation == "team" else ""))
+        if pawn is not None and not 0 <= pawn < self.board.pawns:
+            raise IllegalAction("There is no such pawn")
+
+    def _resolve(self, action: Action) -> tuple[list[list[int]], list[Event]]:
+        """The pawns after ``action`` and its events, or IllegalAction; self is unchanged."""
+        card = self._check_card(action)
+        pawns = [list(row) for row in self.pawns]
+        events: list[Event] = []
+        board = self.board
+        if isinstance(action, StartPawn):
+            self._check_owner(action.owner)
+            if card not in ("1", "2"):
+                raise IllegalAction("Only a 1 or a 2 starts a pawn")
+            row = pawns[action.owner]
+            if START not in row:
+                raise IllegalAction("No pawn is in START")
+            idx = row.index(START)
+            square = board.start_squares[self.colour(action.owner)]
+            events.append(PawnMoved(action.owner, idx, "start", board.words(square)))
+            self._land(pawns, action.owner, idx, square, events)
+        elif isinstance(action, Forward | Backward):
+            self._check_owner(action.owner, action.pawn)
+            back = isinstance(action, Backward)
+            allowed = {"4": 4, "10": 1} if back else FORWARD
+            if allowed.get(card) != action.steps:
+                way = "backward" if back else "forward"
+                raise IllegalAction(f"{CARD_WORDS[card]} does not move {action.steps} {way}")
+            self._step(pawns, action.owner, action.pawn, action.steps, back, events)
+        elif isinstance(action, Split):
+            self._check_owner(action.owner, action.pawn)
+            self._check_owner(action.owner2, action.pawn2)
+            if card != "7":
+                raise IllegalAction("Only a 7 may be split")
+            if (action.owner, action.pawn) == (action.owner2, action.pawn2):
+                raise IllegalAction("A 7 is split between two different pawns")
+            if action.steps < 1 or action.steps2 < 1 or action.steps + action.steps2 != 7:
+                raise IllegalAction("The two parts of a 7 must add up to 7")
+            self._step(pawns, action.owner, action.pawn, action.steps, False, events)
+            if pawns[action.owner2][action.pawn2] == START:
+                raise IllegalAction(f"{LETTERS[action.pawn2]} cannot use the rest of the 7"
+                                    " from START")
+            self._step(pawns, action.owner2, action.pawn2, action.steps2, False, events)
+        elif isinstance(action, Switch):
+            self._check_owner(action.owner, action.pawn)
+            if card != "11":
+                raise IllegalAction("Only an 11 switches")
+            if action.other not in self.opponents(self.turn):
+                raise IllegalAction("Switch with an opponent's pawn")
+            mine = pawns[action.owner][action.pawn]
+            theirs = pawns[action.other][action.other_pawn]
+            if not (board.on_track(mine) and board.on_track(theirs)):
+                raise IllegalAction("An 11 switches only pawns on the open track, not at"
+                                    " START, HOME or in a SAFETY ZONE")
+            pawns[action.other][action.other_pawn] = mine
+            events.append(Switched(action.owner, action.pawn, action.other, action.other_pawn))
+            pawns[action.owner][action.pawn] = -99
+            self._land(pawns, action.owner, action.pawn, theirs, events)
+        elif isinstance(action, SorryBump):
+            self._check_owner(action.owner)
+            if card != "SORRY":
+                raise IllegalAction("Only a SORRY! card does that")
+            row = pawns[action.owner]
+            if START not in row:
+                raise IllegalAction("A SORRY! needs a pawn in your START")
+            if action.other not in self._sorry_targets(action.owner):
+                raise IllegalAction("That pawn cannot be picked on with this SORRY!")
+            target = pawns[action.other][action.other_pawn]
+            if not board.on_track(target):
+                raise IllegalAction("SORRY! takes a pawn on the track, not in START, HOME"
+                                    " or a SAFETY ZONE")
+            idx = row.index(START)
+            events.append(PawnMoved(action.owner, idx, "start", board.words(target)))
+            self._land(pawns, action.owner, idx, target, events)
+        else:
+            raise IllegalAction(f"{action} means nothing in SORRY!")
+        return pawns, events
+
+    def _sorry_targets(self, owner: int) -> list[int]:
+        """Seats whose pawns a SORRY! from ``owner``'s START may bump."""
+        board = self.board
+        opp = [s for s in self.opponents(self.turn)
+               if any(board.on_track(p) for p in self.pawns[s])]
+        if opp or self.game.variation != "team":
+            return opp
+        return [s for s in self.game.team_of(self.turn) if s != owner]
+
+    def _candidates(self, card: str) -> list[Action]:
+        """Every move a card might allow (most are then checked by ``_resolve``)."""
+        p = self.turn
+        board = self.board
+        team = self.game.team_of(p)
+        out: list[Action] = []
+        mine = [(s, i) for s in team for i, pos in enumerate(self.pawns[s])
+                if pos not in (START, board.home)]
+        if card in ("1", "2"):
+            out += [StartPawn(p, card, s) for s in team if START in self.pawns[s]]
+        if card in FORWARD:
+            out += [Forward(p, card, s, i, FORWARD[card]) for s, i in mine]
+        if card == "4":
+            out += [Backward(p, card, s, i, 4) for s, i in mine]
+        if card == "10":
+            out += [Backward(p, card, s, i, 1) for s, i in mine]
+        if card == "7":
+            for s, i in mine:
+                for s2, i2 in mine:
+                    if (s, i) != (s2, i2):
+                        out += [Split(p, card, s, i, a, s2, i2, 7 - a) for a in range(1, 7)]
+        if card == "11":
+            for s, i in mine:
+                if board.on_track(self.pawns[s][i]):
+                    out += [Switch(p, card, s, i, o, j) for o in self.opponents(p)
+                            for j, pos in enumerate(self.pawns[o]) if board.on_track(pos)]
+        if card == "SORRY":
+            for s in team:
+                if START in self.pawns[s]:
+                    out += [SorryBump(p, card, s, o, j) for o in self._sorry_targets(s)
+                            for j, pos in enumerate(self.pawns[o]) if board.on_track(pos)]
+        return out
+
+    def _quick_legal(self, action: Action) -> bool:
+        """Legality of a generated candidate without resolving it (all but 7 splits)."""
+        board = self.board
+        if isinstance(action, StartPawn):
+            row = self.pawns[action.owner]
+            return board.start_squares[self.colour(action.owner)] not in row
+        if isinstance(action, Forward | Backward):
+            row = self.pawns[action.owner]
+            move = board.backward if isinstance(action, Backward) else board.forward
+            dest = move(self.colour(action.owner), row[action.pawn], action.steps)
+            return dest is not None and (dest == board.home or dest not in row)
+        if isinstance(action, Split):
+            colour = self.colour
+            first = board.forward(colour(action.owner), self.pawns[action.owner][action.pawn],
+                                  action.steps)
+            second = board.forward(colour(action.owner2),
+                                   self.pawns[action.owner2][action.pawn2], action.steps2)
+            if first is None or second is None:
+                return False
+            try:
+                self._resolve(action)
+            except IllegalAction:
+                return False
+            return True
+        return True  # switches and SORRY! bumps are generated only where they are legal
+
+    def moves_for(self, card: str) -> list[Action]:
+        return [a for a in self._candidates(card) if self._quick_legal(a)]
+
+    def _may_pass(self, card: str, moves: list[Action]) -> bool:
+        """An 11 that cannot go forward may be forfeited rather than switch."""
+        return card == "11" and not any(isinstance(m, Forward) for m in moves)
+
+    # --- protocol ------------------------------------------------------------------
+
+    def current_player(self) -> int:
+        if self.phase == "over":
+            return TERMINAL
+        return self.turn if self.phase == "play" else CHANCE
+
+    def _remaining(self) -> tuple[str, ...]:
+        pile = self.pile if sum(self.pile.values()) else Counter(self.discards)
+        return tuple(c for c in CARD_ORDER for _ in range(pile[c]))
+
+    def _dealee(self) -> int:
+        """Whose hand the next dealt card goes to (round-robin from the first seat)."""
+        sizes = [len(h) for h in self.hands]
+        return sizes.index(min(sizes))
+
+    def chance(self) -> ChanceRequest | None:
+        if self.phase not in ("deal", "draw", "refill"):
+            return None
+        who = self._dealee() if self.phase == "deal" else self.turn
+        return ChanceRequest(kind="card", deck="sorry", cards=self._remaining(), who=who)
+
+    def legal_actions(self) -> list[Action]:
+        if self.phase != "play":
+            return []
+        if not self.game.hand_size:
+            assert self.card is not None
+            moves = self.moves_for(self.card)
+            if not moves or self._may_pass(self.card, moves):
+                moves.append(Pass(self.turn, self.card))
+            return moves
+        moves = []
+        optional = []
+        for card in sorted(set(self.hands[self.turn]), key=CARD_ORDER.index):
+            these = self.moves_for(card)
+            moves += these
+            if self._may_pass(card, these) and these:
+                optional.append(card)
+        passes: list[Action] = [Pass(self.turn, c) for c in sorted(set(self.hands[self.turn]),
+                                                     key=CARD_ORDER.index)]
+        if not moves:
+            return passes
+        return moves + [Pass(self.turn, c) for c in optional]
+
+    def apply(self, action: Action) -> list[Event]:
+        if self.phase == "over":
+            raise IllegalAction("The game is over.")
+        if isinstance(action, Draw):
+            request = self.chance()
+            if request is None:
+                raise IllegalAction(f"No card is expected now: {self.expected()}")
+            request.check(action)
+            return self._draw(action.card)
+        if self.phase != "play":
+            raise IllegalAction(f"Draw a card first. {self.expected()}")
+        if isinstance(action, Pass):
+            return self._pass(action)
+        pawns, events = self._resolve(action)
+        card = str(getattr(action, "card", ""))
+        self.pawns = pawns
+        return events + self._after_play(card, played=True)
+
+    def _pass(self, action: Pass) -> list[Event]:
+        card = self._check_card(action)
+        if Pass(self.turn, card) not in self.legal_actions():
+            raise IllegalAction(f"You can move with {CARD_WORDS[card]}, so you must")
+        return [Forfeit(self.turn, card), *self._after_play(card, played=False)]
+
+    def _draw(self, card: str) -> list[Event]:
+        events: list[Event] = []
+        if not sum(self.pile.values()):
+            events.append(Reshuffled(len(self.discards)))
+            self.pile = Counter(self.discards)
+            self.discards = []
+        self.pile[card] -= 1
+        if self.phase == "deal":
+            seat = self._dealee()
+            self.hands[seat].append(card)
+            if all(len(h) == self.game.hand_size for h in self.hands):
+                self.phase = "play"
+                events += [TurnPasses(self.turn), *self._announce_choices()]
+            return events
+        if self.phase == "refill":
+            self.hands[self.turn].append(card)
+            return events + self._next_turn()
+        self.card = card
+        self.phase = "play"
+        events.append(CardDrawn(self.turn, card))
+        moves = self.moves_for(card)
+        if not moves:
+            return [*events, Forfeit(self.turn, card), *self._after_play(card, played=False)]
+        if len(moves) == 1 and self.game.options["auto_move"] and not self._may_pass(card, moves):
+            pawns, more = self._resolve(moves[0])
+            self.pawns = pawns
+            return events + more + self._after_play(card, played=True)
+        return events + self._announce_choices()
+
+    def _announce_choices(self) -> list[Event]:
+        text = self.choices_text()
+        return [Choices(self.turn, text)] if text else []
+
+    def _after_play(self, card: str, played: bool) -> list[Event]:
+        self.discards.append(card)
+        if self.game.hand_size:
+            self.hands[self.turn].remove(card)
+        self.card = None
+        winners = self._winners_now()
+        if winners:
+            self.phase = "over"
+            self.winner_seats = winners
+            return [GameOver(winners, self._score_detail())]
+        self.again = card == "2" and (played or not self.game.hand_size)
+        if self.game.hand_size:
+            self.phase = "refill"
+            return []
+        return self._next_turn()
+
+    def _next_turn(self) -> list[Event]:
+        events: list[Event] = []
+        if self.again:
+            self.again = False
+            events.append(DrawAgain(self.turn))
+        else:
+            self.turn = (self.turn + 1) % len(self.game.players)
+            events.append(TurnPasses(self.turn))
+        if self.game.hand_size:
+            self.phase = "play"
+            return events + self._announce_choices()
+        self.phase = "draw"
+        return events
+
+    def _winners_now(self) -> tuple[int, ...]:
+        for seat in range(len(self.game.players)):
+            team = self.game.team_of(seat)
+            if all(self.home_count(s) == self.board.pawns for s in team):
+                return tuple(sorted(team))
+        return ()
+
+    # --- scores and words ----------------------------------------------------------
+
+    def points(self) -> list[int]:
+        """Play-for-Points scores: 5 a pawn HOME; the winner 5 an opponent's pawn not HOME,
+        and 25 if no opponent has more than two pawns HOME."""
+        n = len(self.game.players)
+        out = [5 * self.home_count(s) for s in range(n)]
+        for w in self.winner_seats:
+            others = [s for s in range(n) if s != w]
+            out[w] += sum(5 * (self.board.pawns - self.home_count(s)) for s in others)
+            if all(self.home_count(s) <= 2 for s in others):
+                out[w] += 25
+        return out
+
+    def _score_detail(self) -> str:
+        if self.game.variation != "points":
+            return ""
+        return "Points: " + ", ".join(
+            f"{n} {p}" for n, p in zip(self.game.players, self.points(), strict=True)) + "."
+
+    def winners(self) -> tuple[int, ...]:
+        return self.winner_seats
+
+    def scores(self) -> list[float]:
+        if self.game.variation == "points":
+            return [float(p) for p in self.points()]
+        return [float(self.home_count(s)) for s in range(len(self.game.players))]
+
+    def describe_action(self, action: Action) -> str:
+        from companion.games._sorry_words import describe_move
+
+        return describe_move(self, action)
+
+    def choices_text(self) -> str:
+        if self.phase != "play":
+            return ""
+        actions = self.legal_actions()
+        if len(actions) < 2 and not self.game.hand_size:
+            return ""
+        words = [self.describe_action(a) for a in actions[:12]]
+        if len(actions) > 12:
+            words.append(f"and {len(actions) - 12} more")
+        return f"{self.game.players[self.turn]} may: " + "; ".join(words) + "."
+
+    def pawns_text(self) -> str:
+        parts = []
+        for seat, name in enumerate(self.game.players):
+            where = ", ".join(f"{LETTERS[i]} {self.board.words(p)}"
+                              for i, p in enumerate(self.pawns[seat]))
+            parts.append(f"{name}: {where}")
+        return ". ".join(parts) + "."
+
+    def expected(self) -> str:
+        names = self.game.players
+        if self.phase == "play":
+            what = CARD_WORDS[self.card] if self.card else "a card from the hand"
+            return f"{names[self.turn]} to play {what}"
+        if self.phase == "refill":
+            return f"{names[self.turn]} to draw a card to refill the hand"
+        return super().expected()
+
+    def status(self) -> str:
+        return f"{self.expected()}. {self.pawns_text()}"
+
+    def clone(self) -> SorryState:
+        return copy.deepcopy(self)
+
+    def to_json(self) -> dict[str, Any]:
+        board = self.board
+        return {
+            "game": self.game.spec.name,
+            "players": list(self.game.players),
+            "options": dict(self.game.options),
+            "colours": [board.colours[c] for c in self.game.colours],
+            "teams": [list(self.game.team_of(s)) for s in range(len(self.game.players))],
+            "phase": self.phase,
+            "turn": self.turn,
+            "card": self.card,
+            "pawns": [[board.words(p) for p in row] for row in self.pawns],
+            "positions": [list(row) for row in self.pawns],
+            "hands": [sorted(h, key=CARD_ORDER.index) for h in self.hands],
+            "draw_pile": sum(self.pile.values()),
+            "discards": len(self.discards),
+            "home": [self.home_count(s) for s in range(len(self.game.players))],
+            "points": self.points() if self.game.variation == "points" else None,
+            "winners": list(self.winner_seats),
+        }
