@@ -3,11 +3,12 @@ invariants over thousands of random games."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
 
-from companion.engine import CHANCE, Draw, GameOver, IllegalAction
+from companion.engine import CHANCE, Draw, GameOver, IllegalAction, decode_action, encode_action
 from companion.games import find
 from companion.games.cribbage.engine import Go, Play, Show, ShowCrib
 from companion.games.cribbage.events import (
@@ -273,7 +274,14 @@ def random_game(rng: random.Random, n: int, deal: str) -> int:
             assert actions, state.to_json()
             action = rng.choice(actions)
         phase_before = state.phase
+        assert decode_action(json.loads(json.dumps(encode_action(action))),
+                             game.action_types) == action
+        if rng.random() < 0.02:
+            copy = state.clone()
+            copy.apply(action)
+            assert json.dumps(copy.to_json()) != json.dumps(state.to_json()) or not copy
         events = state.apply(action)
+        json.dumps(state.to_json())
         scores = state.scores()
         assert all(b >= a for a, b in zip(last_scores, scores, strict=True))
         last_scores = scores
@@ -348,3 +356,30 @@ def test_session_replay_equals_live_and_undo():
     assert Session.resume(journal, announcer=Recorder()).state.to_json() == live
     session.undo()
     assert session.state.count == 25
+
+
+def test_four_players_hidden_full_hand_show_order_and_partners():
+    game, state = new(4)  # Red deals; Blue, Green, Yellow, Red play in turn
+    do(game, state, "starter 2C")
+    do(game, state, "5H", "KH", "5D", "KD",  # Blue 5, Green 15, Yellow 20, Red 30
+       "go", "go", "go", "AS")  # Blue, Green, Yellow go; Red 31 with the ace
+    assert state.count == 0 and state.current_player() == 1
+    e = do(game, state, "4H", "4D", "4S", "4C")  # double pair royal for Red
+    assert [x for x in e if isinstance(x, CardPlayed)][-1].count.total == 12
+    e = do(game, state, "3H", "3D", "3S", "3C", "2H", "go", "go")  # Blue 30; the go point
+    assert any(isinstance(x, Scored) and x.reason == "go" and x.player == 1 for x in e)
+    e = do(game, state, "2D", "2S")  # Green leads; Yellow pairs and plays the last card
+    last = [x for x in e if isinstance(x, CardPlayed)][-1]
+    assert {i.kind: i.points for i in last.count.items} == {"pair": 2, "last card": 1}
+    assert state.phase == "show" and state.show_order() == [1, 2, 3, 0]
+    before = list(state.side_scores)
+    e = do(game, state, "show", "show", "show", "show")
+    hands = [x for x in e if isinstance(x, HandCounted)]
+    assert [h.player for h in hands] == [1, 2, 3, 0]
+    gained = [state.side_scores[i] - before[i] for i in range(2)]
+    assert gained == [hands[1].count.total + hands[3].count.total,
+                      hands[0].count.total + hands[2].count.total]
+    e = do(game, state, "crib 6C 7C 8C 9C")
+    crib = [x for x in e if isinstance(x, HandCounted)][0]
+    assert crib.crib and crib.player == 0 and crib.count.total > 0
+    assert state.dealer == 1 and state.phase == "starter"

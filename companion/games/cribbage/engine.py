@@ -410,10 +410,10 @@ class CribbageState(State):
                 f"The {card_name(card)} would take the count past 31, to"
                 f" {self.count + card_value(card)}. Play a smaller card or say go")
         events: list[Event] = []
-        for total in self.go_counts[p]:
-            if total + card_value(card) <= 31:
-                events.append(FalseGo(p, card, total))
-                break
+        false_go = next((t for t in self.go_counts[p] if t + card_value(card) <= 31), None)
+        if false_go is not None:  # said once per go
+            events.append(FalseGo(p, card, false_go))
+            self.go_counts[p].remove(false_go)
         if self.read:
             self.hands[p].remove(card)
         else:
