@@ -581,18 +581,17 @@ class CribbageState(State):
         self.revealed = []
         if crib:
             self.crib = hand
-        events: list[Event] = []
         credited, taker = count.total, None
-        if action.claim >= 0:
-            if muggins and action.claim < count.total:
-                credited = action.claim
-                taker = self._muggins_taker(p)
-            events.append(ClaimChecked(p, action.claim, count.total, taker))
+        if action.claim >= 0 and muggins and action.claim < count.total:
+            credited = action.claim
+            taker = self._muggins_taker(p)
         side = self.side_of(p)
         self.side_scores[side] += credited
         assert self.starter is not None
-        events.append(HandCounted(p, self.sides[side], crib, tuple(hand), self.starter, count,
-                                  self.side_scores[side]))
+        events: list[Event] = [HandCounted(p, self.sides[side], crib, tuple(hand), self.starter,
+                                           count, self.side_scores[side])]
+        if action.claim >= 0:
+            events.append(ClaimChecked(p, action.claim, count.total, taker))
         self.shown.append({"player": p, "crib": crib, "cards": hand,
                            "total": count.total, "credited": credited})
         if self._check_win(events):
