@@ -15,7 +15,6 @@ from companion.games import find
 from companion.games._dice_boxes import BOXES, all_scores, parse_box, parse_dice, score
 from companion.games.dice_game import (
     BonusEarned,
-    BoxChoices,
     Cross,
     DiceGame,
     DiceState,
@@ -93,9 +92,8 @@ def test_count_tool(capsys: pytest.CaptureFixture[str]) -> None:
 def test_turn_keep_and_throw_the_rest() -> None:
     state = make()
     assert state.current_player() == CHANCE and state.chance().count == 5
-    events = state.apply(Throw((2, 3, 3, 3, 4)))
-    choices = next(e for e in events if isinstance(e, BoxChoices))
-    text = choices.describe(state.game.players).lower()
+    state.apply(Throw((2, 3, 3, 3, 4)))
+    text = state.choices_text().lower()
     assert "three of a kind for 15" in text and "chance for 15" in text
     state.apply(Keep(0, (3, 3, 3)))
     request = state.chance()
@@ -107,7 +105,7 @@ def test_turn_keep_and_throw_the_rest() -> None:
     state.apply(Throw((1,)))
     assert state.throws == 3
     assert "third throw" in refused_unchanged(state, Keep(0, (3, 3, 3)))
-    events = state.apply(Fill(0, "four_of_a_kind"))
+    state.apply(Fill(0, "four_of_a_kind"))
     assert state.filled[0] == {"four_of_a_kind": 13}
     assert state.turn == 1 and state.current_player() == CHANCE
 

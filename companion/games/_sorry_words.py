@@ -86,6 +86,8 @@ def parse_move(state: SorryState, text: str) -> Action:
     elif w.words and normalise_card(w.words[0]) and state.game.hand_size:
         card = normalise_card(w.take())
     verb = w.take() if w.words else ""
+    if verb in {"card", "draw"}:
+        raise IllegalAction(f"No card is expected now. {state.expected()}.")
     match: Callable[[Action], bool]
     if verb in {"start", "out"}:
         seat = w.owner()

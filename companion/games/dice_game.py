@@ -120,24 +120,6 @@ class Thrown(Event):
 
 
 @dataclass(frozen=True)
-class BoxChoices(Event):
-    """What the open boxes would score with the dice on the table (scoring ones only)."""
-
-    player: int
-    options: tuple[tuple[str, int], ...]  # (box, points), best first
-    throws_left: int
-    key: ClassVar[str] = "dice.choices"
-
-    def describe(self, names: Sequence[str]) -> str:
-        if not self.options:
-            text = "Nothing scores: cross out a box"
-            return text + (", or throw again." if self.throws_left else ".")
-        parts = [f"{SPOKEN[b]} for {p}" for b, p in self.options]
-        text = ", ".join(parts[:-1]) + (", or " if len(parts) > 1 else "") + parts[-1]
-        return text[0].upper() + text[1:] + "."
-
-
-@dataclass(frozen=True)
 class Kept(Event):
     player: int
     dice: tuple[int, ...]
@@ -393,8 +375,8 @@ class DiceState(State):
         self.kept = ()
         self.throws += 1
         self.awaiting_throw = False
-        return [Thrown(self.turn, self.dice, self.throws),
-                BoxChoices(self.turn, self._choices(), self.throws_left())]
+        # What the open boxes would score is said by the session from choices_text().
+        return [Thrown(self.turn, self.dice, self.throws)]
 
     def _keep(self, action: Keep) -> list[Event]:
         if self.throws >= THROWS_PER_TURN:

@@ -181,16 +181,6 @@ class Foul(Event):
         return f"A third six in a row is a foul: {names[self.player]} loses the turn."
 
 
-@dataclass(frozen=True)
-class Choices(Event):
-    player: int
-    text: str
-    key: ClassVar[str] = "ludo.choices"
-
-    def describe(self, names: Sequence[str]) -> str:
-        return self.text
-
-
 # --------------------------------------------------------------------------- game
 
 
@@ -397,8 +387,7 @@ class LudoState(State):
             return events + self._after_move()
         if len(options) == 1 and self.game.options["auto_move"]:
             return events + self._move(options[0])
-        events.append(Choices(self.turn, self.choices_text()))
-        return events
+        return events  # the session says choices_text(): the pawns that may move
 
     def _move(self, pawn: int) -> list[Event]:
         player, roll = self.turn, self.roll

@@ -91,6 +91,16 @@ class HandThrown(Event):
 
 
 @dataclass(frozen=True)
+class Redrawing(Event):
+    player: int
+    dice: tuple[int, ...]
+    key: ClassVar[str] = "poker_dice.redraw"
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"{names[self.player]} throws {labels(self.dice)} again."
+
+
+@dataclass(frozen=True)
 class HandWon(Event):
     player: int
     hand: str
@@ -151,7 +161,7 @@ class PokerDice(Game):
     def command_help(self) -> str:
         return (
             "  roll 6 6 5 5 5    dice as pips: 1=9 2=10 3=J 4=Q 5=K 6=A\n"
-            "  throw A A K K K   the dice as faces\n"
+            "  faces A A K K K   the dice as faces\n"
             "  stand             keep the hand\n"
             "  redraw 9 J        throw those one to three dice again\n"
             "  hand              name the hand on the table"
@@ -263,7 +273,7 @@ class PokerDiceState(State):
                 f" the dice are {labels(self.dice)}")
         self.redraw = tuple(sorted(action.dice))
         self.phase = "redraw"
-        return []
+        return [Redrawing(self.turn, self.redraw)]
 
     def _finish_player(self) -> list[Event]:
         events: list[Event] = []

@@ -254,16 +254,6 @@ class Reshuffled(Event):
         return f"The draw pile is empty: shuffle the {self.cards} discards and use them."
 
 
-@dataclass(frozen=True)
-class Choices(Event):
-    player: int
-    text: str
-    key: ClassVar[str] = "sorry.choices"
-
-    def describe(self, names: Sequence[str]) -> str:
-        return self.text
-
-
 # --------------------------------------------------------------------------- game
 
 
@@ -691,7 +681,7 @@ class SorryState(State):
             self.hands[seat].append(card)
             if all(len(h) == self.game.hand_size for h in self.hands):
                 self.phase = "play"
-                events += [TurnPasses(self.turn), *self._announce_choices()]
+                events.append(TurnPasses(self.turn))
             return events
         if self.phase == "refill":
             self.hands[self.turn].append(card)
@@ -706,11 +696,7 @@ class SorryState(State):
             pawns, more = self._resolve(moves[0])
             self.pawns = pawns
             return events + more + self._after_play(card, played=True)
-        return events + self._announce_choices()
-
-    def _announce_choices(self) -> list[Event]:
-        text = self.choices_text()
-        return [Choices(self.turn, text)] if text else []
+        return events  # the session says choices_text(): the legal moves
 
     def _after_play(self, card: str, played: bool) -> list[Event]:
         self.discards.append(card)
@@ -738,7 +724,7 @@ class SorryState(State):
             events.append(TurnPasses(self.turn))
         if self.game.hand_size:
             self.phase = "play"
-            return events + self._announce_choices()
+            return events
         self.phase = "draw"
         return events
 
