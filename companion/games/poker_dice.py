@@ -86,8 +86,7 @@ class HandThrown(Event):
     key: ClassVar[str] = "poker_dice.thrown"
 
     def describe(self, names: Sequence[str]) -> str:
-        tail = "" if self.final else " Stand, or throw one to three dice again."
-        return f"{names[self.player]} has {labels(self.dice)}: {self.hand}.{tail}"
+        return f"{names[self.player]} has {labels(self.dice)}: {self.hand}."
 
 
 @dataclass(frozen=True)
