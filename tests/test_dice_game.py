@@ -275,6 +275,16 @@ def test_turn_machinery_matches_published_five_of_a_kind_chance() -> None:
     assert float(opt.PROB5 @ v[:, 0]) == pytest.approx(2783176 / 60466176, abs=1e-12)
 
 
+def test_table_is_read_from_the_cache_without_solving(monkeypatch: pytest.MonkeyPatch) -> None:
+    path = opt.cache_path("at-least")  # under the test's own XDG_DATA_HOME
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fake = np.full((opt.FULL + 1, 64), 7.0, dtype=np.float32)
+    np.save(path, fake)
+    monkeypatch.setattr(opt, "_TABLES", {})
+    monkeypatch.setattr(opt, "solve", lambda kinds: pytest.fail("solved instead of cached"))
+    assert float(opt.table("at-least")[0, 0]) == 7.0
+
+
 @pytest.fixture(scope="module")
 def table() -> np.ndarray:
     return opt.table("exactly", use_cache=False)
