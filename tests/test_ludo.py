@@ -137,7 +137,7 @@ def test_parse_moves() -> None:
 @pytest.mark.slow
 def test_random_games_invariants() -> None:
     rng = random.Random(11)
-    for n in range(1000):
+    for n in range(600):
         players = 2 + n % 3
         state = make(players=players, auto_move=bool(n % 2))
         replay = state.clone()
