@@ -19,42 +19,41 @@ from companion.games.monopoly.state import MonopolyState
 def check_invariants(st: MonopolyState) -> None:
     ed = st.ed
     n = st.n
+    owner, bld, mort = st.owner, st.bld, st.mort
     # money: players' cash is what they started with, plus what the Bank issued, less what
     # it collected (rent and trades move money between players only)
     assert sum(st.cash) == n * ed.start_cash + st.issued - st.collected
-    assert all(c >= 0 for c in st.cash), st.cash
-    # each deed has one owner at most, never a bankrupt player
+    assert min(st.cash) >= 0, st.cash
+    # each deed has one owner at most, never a bankrupt player; non-properties are never owned
     for s in range(ed.size):
-        o = st.owner[s]
-        if not ed.is_property[s]:
-            assert o == -1 and st.bld[s] == 0 and not st.mort[s]
-            continue
-        assert o == -1 or (0 <= o < n and not st.out[o]), (s, o)
+        o = owner[s]
         if o == -1:
-            assert st.bld[s] == 0 and not st.mort[s]
+            assert bld[s] == 0 and not mort[s], s
+        else:
+            assert ed.is_property[s] and 0 <= o < n and not st.out[o], (s, o)
     # buildings within the supply
-    houses = sum(b for b in st.bld if b != HOTEL)
-    hotels = sum(1 for b in st.bld if b == HOTEL)
+    hotels = bld.count(HOTEL)
+    houses = sum(bld) - HOTEL * hotels
     assert houses + st.bank_houses == ed.houses and st.bank_houses >= 0
     assert hotels + st.bank_hotels == ed.hotels and st.bank_hotels >= 0
-    # buildings only on complete, unmortgaged groups, built evenly
-    for members in ed.members:
-        if any(st.bld[m] for m in members):
-            owner = st.owner[members[0]]
-            assert all(st.owner[m] == owner for m in members)
-            assert not any(st.mort[m] for m in members)
-            levels = [st.level(m) for m in members]
-            assert max(levels) - min(levels) <= 1, levels
-    for s in range(ed.size):
-        if st.bld[s]:
-            assert ed.kind[s] == LOT
+    # buildings only on lots of complete, unmortgaged groups, built evenly
+    if houses or hotels:
+        for members in ed.members:
+            if any(bld[m] for m in members):
+                first = owner[members[0]]
+                assert all(owner[m] == first for m in members)
+                assert not any(mort[m] for m in members)
+                levels = [st.level(m) for m in members]
+                assert max(levels) - min(levels) <= 1, levels
+        assert all(ed.kind[s] == LOT for s in range(ed.size) if bld[s])
     # Get Out of Jail Free cards: held once, and out of a virtual deck while held
     held = [k for h in st.held for k in h]
     assert len(held) == len(set(held))
     if st.virtual and st.decks:
         for deck, order in st.decks.items():
             mine = [k.split(":", 1)[1] for k in held if k.startswith(deck + ":")]
-            assert sorted(order + mine) == sorted(c.id for c in ed.decks[deck])
+            assert len(order) + len(mine) == len(ed.decks[deck])
+            assert set(order) | set(mine) == set(ed.card_by_id[deck])
     # a decision point always offers something
     if st.current_player() >= 0:
         assert st.legal_actions(), st.expected()
@@ -120,5 +119,5 @@ def test_random_games_keep_the_banks_invariants():
 @pytest.mark.slow
 def test_many_more_random_games():
     rng = random.Random(7)
-    for _ in range(2000):
-        play(rng, 300)
+    for _ in range(1200):
+        play(rng, 200)

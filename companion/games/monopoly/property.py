@@ -110,6 +110,8 @@ def check_bid(st: MonopolyState, a: A.Bid) -> str | None:
         return f"No auction is open. {st.expected()}."
     if a.player not in auc.bidders:
         return f"{name} is not bidding in this auction"
+    if st.debts:
+        return f"First {st.name_of(st.debts[0][0])} must settle a debt"
     if a.amount <= auc.high:
         return f"A bid must beat {E.money(auc.high)}"
     if a.amount < 1:
@@ -148,6 +150,19 @@ def do_pass(st: MonopolyState, a: A.Pass, ev: list[Event]) -> None:
     ev.append(E.BidderPassed(a.player))
     if auc.bidders:
         auc.to_act = _next_bidder(st, auc.bidders, a.player)
+    _maybe_close(st, ev)
+
+
+def drop_bidder(st: MonopolyState, p: int, ev: list[Event]) -> None:
+    """A bidder who goes bankrupt leaves the auction (and any bid of theirs lapses)."""
+    auc = st.auction
+    if auc is None or p not in auc.bidders:
+        return
+    auc.bidders.remove(p)
+    if auc.high_bidder == p:
+        auc.high, auc.high_bidder = 0, -1
+    if auc.bidders:
+        auc.to_act = _next_bidder(st, auc.bidders, p)
     _maybe_close(st, ev)
 
 
@@ -191,9 +206,11 @@ def able_to_build(st: MonopolyState, p: int, hotel: bool) -> list[int]:
 def check_auction_building(st: MonopolyState, a: A.AuctionBuilding) -> str | None:
     from companion.games.monopoly.handlers import free_time
 
-    reason = free_time(st, a.player)
+    reason = free_time(st, a.player, spending=True)
     if reason:
         return reason
+    if st.debts:
+        return f"First {st.name_of(st.debts[0][0])} must settle a debt"
     words = st.ed.words
     kind = words["hotel" if a.hotel else "house"]
     supply = st.bank_hotels if a.hotel else st.bank_houses

@@ -8,7 +8,7 @@ from companion.engine import Event
 from companion.games.monopoly import actions as A
 from companion.games.monopoly import events as E
 from companion.games.monopoly.cards import return_card
-from companion.games.monopoly.property import lift_cost, next_auction
+from companion.games.monopoly.property import drop_bidder, lift_cost, next_auction
 from companion.games.monopoly.rent import HOTEL, tenth
 
 if TYPE_CHECKING:
@@ -206,6 +206,9 @@ def do_bankruptcy(st: MonopolyState, a: A.DeclareBankruptcy, ev: list[Event]) ->
     st.debts = [d for d in st.debts if d[0] != p and d[1] != p]
     st.claims = [c for c in st.claims if c[0] != p and c[1] != p]
     ev.append(E.WentBankrupt(p, creditor))
+    if st.place is not None and st.place[0] == p:
+        st.place = None  # the building won at auction stays with the Bank
+    drop_bidder(st, p, ev)
     if creditor != BANK:
         st.cash[creditor] += cash
         for s in mine:
