@@ -24,7 +24,15 @@ TERMINAL = -2
 
 
 class IllegalAction(Exception):
-    """An action or input the rules refuse. ``reason`` is a sentence fit to be spoken."""
+    """An action or input the rules refuse. ``reason`` is a sentence fit to be spoken.
+
+    ``quiet`` readings are not errors yet (a chess piece in the air): logged, never spoken or
+    journaled. A quiet one that ``settles`` (the board matches again) is spoken only when the
+    same source's previous input was refused aloud.
+    """
+
+    quiet: ClassVar[bool] = False
+    settles: ClassVar[bool] = False
 
     def __init__(self, reason: str, *, position: str = "") -> None:
         super().__init__(f"{reason} [{position}]" if position else reason)
@@ -443,6 +451,13 @@ class State(ABC):
         if request is None:
             raise IllegalAction("no chance outcome is expected now")
         return request.sample(rng)
+
+    def choices_after_move(self) -> str:
+        """What is said unasked after each move: the choices when there are a handful (a long
+        list, like chess's twenty openings, waits for ``options``). Games may override."""
+        if self.current_player() < 0 or len(self.legal_actions()) > 8:
+            return ""
+        return self.choices_text()
 
     def choices_text(self) -> str:
         """The legal choices in words, said when a player must choose (and on ``options``)."""

@@ -86,6 +86,7 @@ class Session:
         self.phrases = phrases or Phrasebook.load()
         self.confirm_below = confirm_below
         self.tags = tags or TagMap()
+        self._refused_sources: set[str] = set()  # sources whose last input was refused aloud
         self.state: State = game.new_state()
         self.applied: list[Action] = []  # the effective actions, after undo and corrections
         self.last_announcement = ""
@@ -148,6 +149,13 @@ class Session:
                 return console.handle(self, obs)
             return self._handle_device(obs)
         except IllegalAction as err:
+            if err.quiet:
+                log.info("not yet (%s): %s", obs.source, err.reason)
+                if err.settles and obs.source in self._refused_sources:
+                    self._refused_sources.discard(obs.source)
+                    self.say(err.reason, Priority.INFO)
+                return Reply(False, err.reason)
+            self._refused_sources.add(obs.source)
             return self.refuse(err.reason, obs)
 
     def command(self, text: str, *, player: str | None = None, source: str = "keyboard") -> Reply:
@@ -242,8 +250,10 @@ class Session:
         self.journal.append(UNDO, {"count": count}, source=source)
         self._replay()
         self.pending = None
-        self.say(f"Undone: {action_words(undone)}. " + sentence(self.state.expected()),
-                 Priority.RESULT)
+        # Described on the state it was played from: "Undone: knight to f3", not "g1f3".
+        words = (action_words(undone) if isinstance(undone, CHANCE_ACTIONS)
+                 else self.state.describe_action(undone))
+        self.say(f"Undone: {words}. " + sentence(self.state.expected()), Priority.RESULT)
         return Reply(True, self.last_announcement)
 
     def correct(self, action: Action, source: str = "keyboard") -> Reply:
@@ -305,7 +315,7 @@ class Session:
             rng = random.Random(f"{self.seed}:{self.journal.count()}")
             self._commit(self.state.sample_chance(rng), "virtual", 1.0)
         if not self.state.is_terminal():
-            choices = self.state.choices_text()
+            choices = self.state.choices_after_move()
             if choices:
                 self.say(choices, Priority.INFO)
 

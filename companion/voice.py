@@ -144,17 +144,25 @@ class EspeakBackend(_WavBackend):
         subprocess.run(cmd, check=True, capture_output=True, timeout=60)
 
 
-class _DropThreadOutput(io.TextIOBase):
-    """Wraps stdout so that one thread's prints vanish (pyttsx3's espeak driver prints
-    "Audio saved to ..." on every save_to_file) while every other thread writes through."""
+class _DropSavedNotice(io.TextIOBase):
+    """Wraps stdout to drop pyttsx3's "Audio saved to ..." line. Its espeak driver prints it
+    after every save_to_file, from espeak's callback thread, and it would interleave with
+    the console text; everything else passes through."""
 
-    def __init__(self, inner: TextIO, thread_id: int) -> None:
+    NOTICE = "Audio saved to "
+
+    def __init__(self, inner: TextIO) -> None:
         self.inner = inner
-        self.thread_id = thread_id
+        self._drop_newline = False
 
     def write(self, text: str) -> int:
-        if threading.get_ident() == self.thread_id:
+        if text.startswith(self.NOTICE):
+            self._drop_newline = not text.endswith("\n")
             return len(text)
+        if self._drop_newline and text == "\n":
+            self._drop_newline = False
+            return len(text)
+        self._drop_newline = False
         return self.inner.write(text)
 
     def flush(self) -> None:
@@ -179,28 +187,19 @@ class Pyttsx3Backend(_WavBackend):
         self.engine = pyttsx3.init()
         self.engine.setProperty("rate", rate)
         self.engine.setProperty("volume", max(0.0, min(1.0, volume)))
-        self._quiet_installed = False
+        if not isinstance(sys.stdout, _DropSavedNotice):
+            sys.stdout = _DropSavedNotice(sys.stdout)
 
     def synthesise(self, text: str, path: Path) -> None:
-        if not self._quiet_installed and not isinstance(sys.stdout, _DropThreadOutput):
-            sys.stdout = _DropThreadOutput(sys.stdout, threading.get_ident())
-            self._quiet_installed = True
         self.engine.save_to_file(text, str(path))
         self.engine.runAndWait()
         if not path.is_file() or path.stat().st_size <= 44:
             raise AudioUnavailable("pyttsx3 produced no audio")
 
     def close(self) -> None:
-        if self._quiet_installed and isinstance(sys.stdout, _DropThreadOutput):
-            sys.stdout = self.inner_stdout()
+        if isinstance(sys.stdout, _DropSavedNotice):
+            sys.stdout = sys.stdout.inner
         super().close()
-
-    @staticmethod
-    def inner_stdout() -> TextIO:
-        out = sys.stdout
-        while isinstance(out, _DropThreadOutput):
-            out = out.inner
-        return out
 
 
 BACKENDS: dict[str, Callable[..., Backend]] = {

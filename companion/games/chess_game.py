@@ -143,6 +143,8 @@ class BoardPending(IllegalAction):
 class BoardMatches(BoardPending):
     """The board shows the game's position: say it only if the last board reading was refused."""
 
+    settles = True
+
 
 class BoardMismatch(IllegalAction):
     """The board shows neither a legal move's result nor a takeback; ``fixes`` says what to do."""
@@ -319,6 +321,9 @@ class ChessState(State):
             if self.board.is_legal(move):
                 return move_words(self.board, move)
         return str(action)
+
+    def choices_after_move(self) -> str:
+        return ""  # twenty to forty moves: said on 'options' only
 
     def choices_text(self) -> str:
         if self.is_terminal():
