@@ -64,7 +64,7 @@ OPTIONS = [
     {"cards": "virtual"},
     {"variant": "short", "cards": "virtual"},
     {"variant": "time-limit"},
-    {"rent": "claim", "cards": "virtual"},
+    {"rent": "claim", "cards": "virtual", "end_turn": "manual"},
     {"edition": "times-square", "ferris_wheel": True, "cards": "virtual"},
 ]
 

@@ -29,7 +29,7 @@ def test_a_turn_typed_at_the_console():
     assert "Car buys Vermont Avenue for 100." in rec.texts
     assert s.command("balance").text.startswith("Car has 1,400; Hat has 1,500")
     assert s.command("owns Car").text == "Car owns Vermont Avenue."
-    assert s.command("rent vermont").text == "Vermont Avenue: rent 6 to Car (Vermont Avenue)."
+    assert s.command("rent vermont").text == "Vermont Avenue: rent 6 to Car."
     reply = s.command("buy")
     assert not reply.accepted and "Nothing is for sale" in reply.text
 
@@ -271,3 +271,24 @@ def test_simulate_json_and_the_shape_of_the_landing_fractions(capsys):
     chance = min(leave[7], leave[22], leave[36])
     assert max(leave[7], leave[22], leave[36]) < 0.0125
     assert all(leave[s] > chance for s in range(40) if s not in (7, 22, 30, 36))
+
+
+def test_manual_end_of_turn_option():
+    game, st = new(("Car", "Hat"), end_turn="manual")
+    give(st, CAR, "Oriental Avenue", "Vermont Avenue", "Connecticut Avenue")
+    st.apply(Throw((1, 2)))  # Car to Baltic Avenue
+    st.apply(A.Auction(CAR))
+    st.apply(A.Pass(HAT))
+    st.apply(A.Pass(CAR))
+    assert st.current_player() == CAR and st.turn == CAR
+    legal = st.legal_actions()
+    assert legal[0] == A.EndTurn(CAR) and A.Build(CAR, S["Oriental Avenue"]) in legal
+    assert st.choices_text() == "Car: build, sell, mortgage or trade, or say end."
+    with pytest.raises(IllegalAction, match="No throw is expected"):
+        st.apply(Throw((1, 2)))
+    st.apply(A.Build(CAR, S["Oriental Avenue"]))
+    assert game.parse_action(st, "end") == A.EndTurn(CAR)
+    st.apply(A.EndTurn(CAR))
+    assert st.turn == HAT and st.current_player() == CHANCE
+    with pytest.raises(IllegalAction, match="no turn to end"):
+        st.apply(A.EndTurn(HAT))

@@ -149,6 +149,13 @@ class Deal(Action):
 
 
 @dataclass(frozen=True)
+class EndTurn(Action):
+    """Option end_turn=manual: the player has finished building, trading and mortgaging."""
+
+    player: int
+
+
+@dataclass(frozen=True)
 class TimeUp(Action):
     """The agreed hour of the Time Limit Game has come: the richest player wins."""
 
@@ -158,6 +165,6 @@ ACTION_TYPES: dict[str, type[Action]] = {
     for cls in (
         Buy, Auction, Bid, Pass, AuctionBuilding, Build, SellBuilding, SellGroup, Mortgage,
         Unmortgage, KeepMortgaged, Trade, Accept, Reject, PayFine, UseCard, ChooseTax,
-        DeclareBankruptcy, Claim, Deal, TimeUp,
+        DeclareBankruptcy, Claim, Deal, EndTurn, TimeUp,
     )
 }

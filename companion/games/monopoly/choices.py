@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 def legal_actions(st: MonopolyState) -> list[Action]:
     """The actions that answer the decision now (empty only at chance nodes and the end)."""
-    from companion.games.monopoly.phases import BUY, TAX_CHOICE
+    from companion.games.monopoly.phases import BUY, END, TAX_CHOICE
 
     cp = st.current_player()
     if cp < 0:
@@ -41,6 +41,8 @@ def legal_actions(st: MonopolyState) -> list[Action]:
         return _valid(st, [A.Buy(cp), A.Auction(cp)])
     if st.phase == TAX_CHOICE:
         return [A.ChooseTax(cp, False), A.ChooseTax(cp, True)]
+    if st.phase == END:
+        return [A.EndTurn(cp), *anytime_actions(st, cp)]
     return []
 
 

@@ -39,6 +39,9 @@ class Monopoly(Game):
                    " it before the second player following throws", ("auto", "claim")),
             Option("ferris_wheel", False, "Times Square optional rule: Free Parking sends the"
                    " token to the next unowned property"),
+            Option("end_turn", "auto", "auto: the turn passes once the throw is resolved;"
+                   " manual: the player says end (after building, trading...)",
+                   ("auto", "manual")),
             Option("end_time", "", "Time Limit Game: the agreed hour (for the record; say"
                    " 'time up' when it comes)"),
         ),
@@ -73,6 +76,7 @@ class Monopoly(Game):
             "bankrupt                              declare bankruptcy",
             "claim [PLAYER]                        claim rent (option rent=claim)",
             "deal PLAYER DEED, DEED, DEED            deeds dealt by hand (Short/Time Limit)",
+            "end                                   end the turn (option end_turn=manual)",
             "time up                               end a Time Limit Game",
             "balance | worth | owns PLAYER | rent SPACE | why   questions",
         ))
@@ -263,6 +267,11 @@ class _Parser:
                              " Baltic Avenue, Reading Railroad")
         spaces = tuple(self.space(part) for part in re.split(r",|\band\b", tail) if part.strip())
         return A.Deal(p, spaces)
+
+    def cmd_end(self, rest: str) -> Action:
+        return A.EndTurn(self.st.turn)
+
+    cmd_done = cmd_end
 
     def cmd_time(self, rest: str) -> Action:
         return A.TimeUp()

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 
 from companion.games.monopoly.phases import (
     BANK,
+    END,
     OVER,
     RESOLVING,
     ROLL,
@@ -189,6 +190,16 @@ def do_claim(st: MonopolyState, a: A.Claim, ev: list[Event]) -> None:
         st.charge(payer, owner, amount, E.RentPaid(payer, owner, amount, detail), ev)
 
 
+def check_end_turn(st: MonopolyState, a: A.EndTurn) -> str | None:
+    if st.phase != END or st.current_player() != a.player or a.player != st.turn:
+        return f"There is no turn to end now. {st.expected()}."
+    return None
+
+
+def do_end_turn(st: MonopolyState, a: A.EndTurn, ev: list[Event]) -> None:
+    st.next_turn(ev)
+
+
 def check_time_up(st: MonopolyState, a: A.TimeUp) -> str | None:
     if st.variant != TIME_LIMIT:
         return "Only the Time Limit Game ends at an agreed hour"
@@ -225,5 +236,6 @@ HANDLERS: dict[type, tuple[Any, Any]] = {
     A.ChooseTax: (check_tax, do_tax),
     A.Claim: (check_claim, do_claim),
     A.Deal: (cards.check_deal, cards.do_deal),
+    A.EndTurn: (check_end_turn, do_end_turn),
     A.TimeUp: (check_time_up, do_time_up),
 }

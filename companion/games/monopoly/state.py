@@ -42,6 +42,7 @@ from companion.games.monopoly.phases import (
     BANK,
     BUY,
     CARD,
+    END,
     OVER,
     PHASE_NAMES,
     RESOLVING,
@@ -69,7 +70,7 @@ class MonopolyState(State):
         "owner", "bld", "mort", "bank_houses", "bank_hotels", "issued", "collected", "turn",
         "doubles", "again", "phase", "pending", "card_mult", "decks", "setup", "auction",
         "auction_queue", "place", "trade", "transfers", "debts", "claims", "turn_no", "why",
-        "winners_", "last_dice", "requests", "detail",
+        "winners_", "last_dice", "requests", "detail", "manual_end",
     )
 
     def __init__(self, game: Monopoly, edition: Edition) -> None:
@@ -81,6 +82,7 @@ class MonopolyState(State):
         self.virtual: bool = opts["cards"] == "virtual"
         self.claim_rule: bool = opts["rent"] == "claim"
         self.ferris: bool = bool(opts["ferris_wheel"])
+        self.manual_end: bool = opts["end_turn"] == "manual"
         short = self.variant == SHORT
         self.hotel_after = 3 if short else 4  # houses on each lot before a hotel
         self.hotel_level = self.hotel_after + 1  # a hotel's worth in houses
@@ -249,6 +251,11 @@ class MonopolyState(State):
 
         return expected(self)
 
+    def choices_text(self) -> str:
+        if self.phase == END and self.current_player() == self.turn:
+            return f"{self.game.players[self.turn]}: build, sell, mortgage or trade, or say end."
+        return super().choices_text()
+
     def status(self) -> str:
         names = self.game.players
         cash = "; ".join(f"{names[p]} {E.money(self.cash[p])}" for p in self.active())
@@ -318,6 +325,8 @@ class MonopolyState(State):
         p = self.turn
         if self.again and not self.jail[p] and not self.out[p]:
             self.phase = ROLL
+        elif self.manual_end and not self.out[p]:
+            self.phase = END
         else:
             self.next_turn(ev)
 

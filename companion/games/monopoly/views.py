@@ -15,10 +15,10 @@ if TYPE_CHECKING:
 
 
 def pending_json(st: MonopolyState) -> dict[str, Any] | None:
-    from companion.games.monopoly.phases import BUY, CARD, PHASE_NAMES, TAX_CHOICE
+    from companion.games.monopoly.phases import BUY, CARD, OVER, PHASE_NAMES, TAX_CHOICE
 
     ed = st.ed
-    if st.phase == 7:
+    if st.phase == OVER:
         return None
     if st.trade is not None:
         from companion.engine import encode_action
@@ -52,6 +52,8 @@ def pending_json(st: MonopolyState) -> dict[str, Any] | None:
 
 
 def state_json(st: MonopolyState) -> dict[str, Any]:
+    from companion.games.monopoly.phases import OVER
+
     ed = st.ed
     names = st.game.players
     players = [
@@ -86,7 +88,7 @@ def state_json(st: MonopolyState) -> dict[str, Any]:
         "rent_claims": [{"payer": c[0], "owner": c[1], "amount": c[2]} for c in st.claims],
         "why": st.why,
         "winners": list(st.winners_),
-        "over": st.phase == 7,
+        "over": st.phase == OVER,
     }
 
 
@@ -120,6 +122,7 @@ def describe_action(st: MonopolyState, a: Action) -> str:
         A.DeclareBankruptcy: lambda: f"{who} declares bankruptcy",
         A.Claim: lambda: f"{who} claims rent",
         A.TimeUp: lambda: "time is up",
+        A.EndTurn: lambda: f"{who} ends the turn",
         A.Deal: lambda: f"{who} is dealt " + ", ".join(
             sp(s) for s in a.spaces),  # type: ignore[attr-defined]
     }
@@ -136,7 +139,15 @@ def describe_action(st: MonopolyState, a: Action) -> str:
 
 
 def expected(st: MonopolyState) -> str:
-    from companion.games.monopoly.phases import BUY, CARD, OVER, SETUP, TAX_CHOICE, UTIL_DICE
+    from companion.games.monopoly.phases import (
+        BUY,
+        CARD,
+        END,
+        OVER,
+        SETUP,
+        TAX_CHOICE,
+        UTIL_DICE,
+    )
 
     ed = st.ed
     names = st.game.players
@@ -169,6 +180,8 @@ def expected(st: MonopolyState) -> str:
         return f"{names[p]} to draw a {ed.deck_names[st._card_deck()]} card"
     if st.phase == UTIL_DICE:
         return f"{names[p]} to throw the dice for the utility card"
+    if st.phase == END:
+        return f"{names[p]} to build, sell, mortgage or trade, or end the turn"
     if st.jail[p]:
         return (f"{names[p]} to throw for doubles in Jail, or first pay the fine or use a"
                 f" card")
@@ -258,4 +271,5 @@ def rent_text(st: MonopolyState, text: str) -> str:
         amount, detail = rent(st, s, 1)
         return f"{name}: {amount} times the dice, paid to {st.game.players[o]}."
     amount, detail = rent(st, s, 0)
-    return f"{name}: rent {money(amount)} to {st.game.players[o]} ({detail})."
+    why = f" ({detail})" if detail != name else ""
+    return f"{name}: rent {money(amount)} to {st.game.players[o]}{why}."
