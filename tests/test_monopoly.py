@@ -430,3 +430,27 @@ def test_clone_is_independent():
     st.apply(Throw((6, 2)))
     assert copy.pos[CAR] == 0 and copy.to_json() != st.to_json()
     assert copy.current_player() == CHANCE
+
+
+def test_a_player_in_jail_still_collects_rent_and_builds():
+    game, st = new()
+    give(st, CAR, "Baltic Avenue", "Mediterranean Avenue")
+    st.jail[CAR] = True
+    st.pos[CAR] = JAIL
+    at(st, DOG, GO)
+    st.apply(Throw((1, 2)))
+    assert st.cash[CAR] == 1508
+    st.apply(A.Build(CAR, S["Baltic Avenue"]))
+    assert st.bld[S["Baltic Avenue"]] == 1
+
+
+def test_a_get_out_of_jail_free_card_bought_from_another_player_is_played():
+    game, st = new(("Car", "Hat"))
+    st.held[HAT].append("chest:GET-OUT-OF-JAIL-FREE")
+    st.jail[CAR] = True
+    st.pos[CAR] = JAIL
+    st.apply(A.Trade(CAR, HAT, give_cash=60, take_cards=("chest:GET-OUT-OF-JAIL-FREE",)))
+    st.apply(A.Accept(HAT))
+    ev = st.apply(A.UseCard(CAR))
+    assert not st.jail[CAR] and st.held == [[], []] and st.cash == [1440, 1560]
+    assert "Car leaves Jail: uses a Get Out of Jail Free card" in said(game, ev)[0]

@@ -121,3 +121,38 @@ def test_many_more_random_games():
     rng = random.Random(7)
     for _ in range(1200):
         play(rng, 200)
+
+
+def test_engine_contract_on_truncated_random_games():
+    """The generic contract (tests/test_all_games.py) on games cut at 300 actions: Monopoly
+    has no rule that ends a game in which nobody builds, so random play may never end."""
+    import json
+
+    from companion.engine import decode_action, encode_action
+
+    rng = random.Random(11)
+    for _ in range(30):
+        n = rng.randint(2, 8)
+        options = rng.choice(OPTIONS)
+        game = Monopoly([f"P{i}" for i in range(n)], options)
+        st = game.new_state()
+        played = []
+        for _ in range(300):
+            if st.is_terminal():
+                break
+            if st.current_player() == CHANCE:
+                action = st.sample_chance(rng)
+            else:
+                legal = st.legal_actions()
+                extra = anytime_actions(st, rng.choice(st.active()))
+                action = rng.choice(legal + extra[:3])
+            assert decode_action(encode_action(action), game.action_types) == action
+            before = json.dumps(st.to_json(), sort_keys=True)
+            copy = st.clone()
+            st.apply(action)
+            assert json.dumps(copy.to_json(), sort_keys=True) == before
+            played.append(action)
+        replayed = game.new_state()
+        for action in played:
+            replayed.apply(action)
+        assert replayed.to_json() == st.to_json()
