@@ -8,7 +8,6 @@ None) before any ``do_*`` function mutates, so a refused action changes nothing.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from companion.engine import (
@@ -16,17 +15,16 @@ from companion.engine import (
     TERMINAL,
     Action,
     ChanceRequest,
-    Draw,
     Event,
     GameOver,
     IllegalAction,
     Note,
-    Shuffle,
     State,
     Throw,
     TurnPasses,
 )
 from companion.games.monopoly import events as E
+from companion.games.monopoly.actions import Trade
 from companion.games.monopoly.cards import draw_top
 from companion.games.monopoly.edition import (
     CHANCE_SPACE,
@@ -49,7 +47,6 @@ from companion.games.monopoly.phases import (
     ROLL,
     SETUP,
     SHORT,
-    STANDARD,
     TAX_CHOICE,
     TIME_LIMIT,
     UTIL_DICE,
@@ -70,7 +67,7 @@ class MonopolyState(State):
         "owner", "bld", "mort", "bank_houses", "bank_hotels", "issued", "collected", "turn",
         "doubles", "again", "phase", "pending", "card_mult", "decks", "setup", "auction",
         "auction_queue", "place", "trade", "transfers", "debts", "claims", "turn_no", "why",
-        "winners_", "last_dice", "requests", "detail", "manual_end",
+        "winners_", "last_dice", "requests", "manual_end",
     )
 
     def __init__(self, game: Monopoly, edition: Edition) -> None:
@@ -116,13 +113,12 @@ class MonopolyState(State):
         self.auction: AuctionState | None = None
         self.auction_queue: list[int] = []
         self.place: tuple[int, bool] | None = None  # a building won at auction, to erect
-        self.trade: Any = None  # the Trade offer awaiting an answer
+        self.trade: Trade | None = None  # the offer awaiting an answer
         self.transfers: list[tuple[int, int]] = []  # (new owner, mortgaged space)
         self.debts: list[list[Any]] = []  # [debtor, creditor, amount, event, announced]
         self.claims: list[list[Any]] = []  # [payer, owner, amount, detail, lapse_turn]
         self.turn_no = 0
         self.why = "No amount has been paid yet."
-        self.detail = ""
         self.winners_: tuple[int, ...] = ()
         self.last_dice: tuple[int, ...] = ()
         self.requests = tuple(
@@ -137,8 +133,7 @@ class MonopolyState(State):
         if self.phase == OVER:
             return TERMINAL
         if self.trade is not None:
-            partner: int = self.trade.partner
-            return partner
+            return self.trade.partner
         if self.transfers:
             return self.transfers[0][0]
         if self.debts:
@@ -543,9 +538,3 @@ class MonopolyState(State):
     def name_of(self, player: int) -> str:
         return "the Bank" if player == BANK else self.game.players[player]
 
-
-Handler = tuple[Callable[[MonopolyState, Any], str | None],
-                Callable[[MonopolyState, Any, list[Event]], None]]
-
-__all__ = ["MonopolyState", "BANK", "STANDARD", "SHORT", "TIME_LIMIT", "PHASE_NAMES", "Draw",
-           "Shuffle", "CHANCE"]

@@ -106,12 +106,14 @@ def check_answer(st: MonopolyState, a: A.Accept | A.Reject) -> str | None:
 
 def do_reject(st: MonopolyState, a: A.Reject, ev: list[Event]) -> None:
     t = st.trade
+    assert t is not None
     st.trade = None
     ev.append(E.TradeClosed(t.player, t.partner, False))
 
 
 def do_accept(st: MonopolyState, a: A.Accept, ev: list[Event]) -> None:
     t = st.trade
+    assert t is not None
     st.trade = None
     p, q = t.player, t.partner
     st.cash[p] += t.take_cash - t.give_cash
