@@ -292,3 +292,22 @@ def test_manual_end_of_turn_option():
     assert st.turn == HAT and st.current_player() == CHANCE
     with pytest.raises(IllegalAction, match="no turn to end"):
         st.apply(A.EndTurn(HAT))
+
+
+def test_virtual_decks_are_shuffled_from_the_seed_and_resume_exactly():
+    recorder = Recorder()
+    game = Monopoly(["Car", "Hat"], {"cards": "virtual"})
+    s = Session.start(game, Journal.memory(), announcer=recorder, seed=42,
+                      auto_chance=frozenset({"card", "shuffle"}))
+    assert s.state.chance().kind == "dice"  # both decks shuffled already
+    top = s.state.decks["chance"][0]
+    s.command("roll 3 4")  # Chance
+    assert s.state.decks["chance"][-1] == top or top == "GET-OUT-OF-JAIL-FREE"
+    again = Session.start(Monopoly(["Car", "Hat"], {"cards": "virtual"}), Journal.memory(),
+                          announcer=Recorder(), seed=42, auto_chance=frozenset({"card", "shuffle"}))
+    again.command("roll 3 4")
+    assert again.state.to_json() == s.state.to_json()  # the same seed, the same decks
+    s.undo()
+    assert s.state.decks["chance"][0] == top
+    resumed = Session.resume(s.journal, Recorder())
+    assert resumed.state.to_json() == s.state.to_json()
