@@ -2,13 +2,22 @@
 
 One database per game. Entries are never deleted: undo and corrections are entries too, so
 history stays auditable and ``replay`` (used by resume and by undo) rebuilds the exact state.
-WAL with synchronous=FULL makes each commit durable against a power cut, not only a crash.
+
+Durability is a group commit. Each entry is committed at once in WAL mode with
+synchronous=NORMAL: atomic, and safe against a crash or ``kill -9`` of the companion. A syncer
+thread then fdatasyncs the WAL file, batching entries that arrive together, and
+``wait_durable`` blocks until everything appended so far would survive a power cut too. The
+announcer waits on that barrier before it speaks or prints, so nothing is announced that a
+power cut could take back, while the session itself never waits on the disk (an fsync costs
+4 ms at the median and 12 ms at p99 on the test machine's disk).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
+import threading
 import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -48,7 +57,7 @@ class Journal:
         # CLI built it on the main thread; the session serialises all access itself.
         self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.execute("PRAGMA synchronous=NORMAL")  # the syncer thread makes it durable
         self._db.executescript(
             """
             CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -63,6 +72,15 @@ class Journal:
             );
             """
         )
+        self._cond = threading.Condition()
+        self._appended = 0  # entries (and meta writes) committed
+        self._synced = 0  # of those, how many are known to be on the disk
+        self._closed = False
+        self._syncer: threading.Thread | None = None
+        if self.path != ":memory:":
+            self._syncer = threading.Thread(target=self._sync_loop, name="journal-sync",
+                                            daemon=True)
+            self._syncer.start()
 
     @classmethod
     def memory(cls) -> Journal:
@@ -77,6 +95,7 @@ class Journal:
                     "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)",
                     (key, json.dumps(value)),
                 )
+        self._committed()
 
     def meta(self) -> dict[str, Any]:
         rows = self._db.execute("SELECT key, value FROM meta").fetchall()
@@ -103,6 +122,7 @@ class Journal:
             )
         seq = cursor.lastrowid
         assert seq is not None
+        self._committed()
         return seq
 
     def entries(self) -> Iterator[Entry]:
@@ -115,7 +135,45 @@ class Journal:
         (n,) = self._db.execute("SELECT COUNT(*) FROM entries").fetchone()
         return int(n)
 
+    # --- durability ---------------------------------------------------------------------
+
+    def _committed(self) -> None:
+        with self._cond:
+            self._appended += 1
+            if self._syncer is None:
+                self._synced = self._appended
+            self._cond.notify_all()
+
+    def wait_durable(self, timeout: float | None = 30.0) -> bool:
+        """Block until every entry appended so far is on the disk (power-cut safe)."""
+        with self._cond:
+            target = self._appended
+            return self._cond.wait_for(lambda: self._synced >= target or self._closed, timeout)
+
+    def _sync_loop(self) -> None:
+        wal_fd: int | None = None
+        while True:
+            with self._cond:
+                self._cond.wait_for(lambda: self._appended > self._synced or self._closed)
+                if self._closed and self._appended <= self._synced:
+                    break
+                target = self._appended
+            if wal_fd is None:
+                wal_fd = os.open(self.path + "-wal", os.O_RDONLY)
+            os.fdatasync(wal_fd)  # flushes the file's pages, whichever descriptor wrote them
+            with self._cond:
+                self._synced = target
+                self._cond.notify_all()
+        if wal_fd is not None:
+            os.close(wal_fd)
+
     def close(self) -> None:
+        self.wait_durable()
+        with self._cond:
+            self._closed = True
+            self._cond.notify_all()
+        if self._syncer is not None:
+            self._syncer.join(timeout=30)
         self._db.close()
 
     def _transaction(self) -> _Transaction:

@@ -87,6 +87,7 @@ class Session:
         self.confirm_below = confirm_below
         self.tags = tags or TagMap()
         self._refused_sources: set[str] = set()  # sources whose last input was refused aloud
+        announcer.set_barrier(journal.wait_durable)  # announce nothing before it is on disk
         self.state: State = game.new_state()
         self.applied: list[Action] = []  # the effective actions, after undo and corrections
         self.last_announcement = ""

@@ -39,10 +39,19 @@ class Utterance:
     queued: float = field(default_factory=time.monotonic)
 
 
+Barrier = Callable[[], object]
+
+
 class Sink(Protocol):
-    """Anything the session can announce to."""
+    """Anything the session can announce to.
+
+    ``set_barrier`` gives the sink a function to call before anything it was told reaches a
+    person: the journal's ``wait_durable``, so nothing is announced before it is on disk.
+    """
 
     def say(self, text: str, priority: int = Priority.INFO) -> None: ...
+
+    def set_barrier(self, barrier: Barrier) -> None: ...
 
     def close(self) -> None: ...
 
@@ -231,6 +240,7 @@ class Announcer:
         self._warn = warn or (lambda msg: print(f"warning: {msg}", file=sys.stderr))
         self._idle = threading.Event()
         self._idle.set()
+        self._barrier: Barrier = lambda: None
         self.backend_name = "starting"
         self.spoken: list[str] = []  # what the backend actually said (for the demo summary)
         self.dropped: list[str] = []
@@ -240,11 +250,11 @@ class Announcer:
         self._ready.wait(timeout=30)
 
     def say(self, text: str, priority: int = Priority.INFO) -> None:
-        if self._echo is not None and self.backend_name != "console":
-            self._echo.write(text + "\n")
-            self._echo.flush()
         self._idle.clear()
         self._queue.put(Utterance(text, priority))
+
+    def set_barrier(self, barrier: Barrier) -> None:
+        self._barrier = barrier
 
     def wait_idle(self, timeout: float | None = None) -> bool:
         """Block until everything queued has been said (or dropped)."""
@@ -267,6 +277,10 @@ class Announcer:
                 self.dropped.append(item.text)
                 log.info("dropped stale chatter: %s", item.text)
             else:
+                self._barrier()
+                if self._echo is not None and self.backend_name != "console":
+                    self._echo.write(item.text + "\n")
+                    self._echo.flush()
                 backend = self._speak(backend, item.text)
             if self._queue.empty():
                 self._idle.set()
@@ -305,9 +319,14 @@ class Recorder:
 
     def __init__(self) -> None:
         self.items: list[Utterance] = []
+        self._barrier: Barrier = lambda: None
 
     def say(self, text: str, priority: int = Priority.INFO) -> None:
+        self._barrier()
         self.items.append(Utterance(text, priority))
+
+    def set_barrier(self, barrier: Barrier) -> None:
+        self._barrier = barrier
 
     @property
     def texts(self) -> list[str]:
