@@ -4,8 +4,9 @@
 decoder, session, SQLite journal (WAL, synchronous=FULL, on disk) and rules engine. Time is
 taken from the moment the reader thread has the line's bytes (the observation's timestamp)
 to the moment the first announcement of that input is queued; a second figure runs to the
-moment its journal entry is on disk (the announcer waits for that before it speaks). Lines are sent one at a time
-(the next after the previous was handled), so the figure is latency, not backlog. One in
+moment its journal entry is on disk (the announcer waits for that before it speaks).
+Lines are sent one at a time (the next after the previous was handled), so the figure is
+latency, not backlog. One in
 twenty lines is garbage, so refusals are measured too. Pinned to one core.
 """
 
