@@ -1,0 +1,229 @@
+"""Dominoes (double-six set): the draw games of rulebooks 000 and 004, Block and Bergen.
+
+One registered game per rulebook game, sharing one model (``state``): a line or spinner
+layout, hidden hands learned as tiles are played (or every tile read in with tiles=read),
+draws, passes, blocked games and the scoring of each text (``rules``). Design and choices:
+docs/games/dominoes.md.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from companion.engine import (
+    CHANCE,
+    Action,
+    Draw,
+    Game,
+    GameSpec,
+    IllegalAction,
+    Option,
+    State,
+)
+from companion.games import register
+from companion.games.dominoes.events import ends_words
+from companion.games.dominoes.rules import DRAW, Variant
+from companion.games.dominoes.state import (
+    ACTION_TYPES,
+    OPENING,
+    PLAY,
+    REVEAL,
+    DominoState,
+    Pass,
+    Pick,
+    Pips,
+    Play,
+    Redeal,
+    ShowHand,
+)
+from companion.games.dominoes.tiles import is_tile, parse_tile
+from companion.observations import CardSeen, Observation
+
+COMMANDS = """\
+  play TILE [left|right|on N] [NAME]   lay a tile (6-4); the end only when it fits two;
+                             the first tile (the highest double) with who sets it: play 6-6 Red
+  TILE                       the same as play TILE (a tile reader sends just the tile)
+  draw [TILE]                you cannot play: one tile from the boneyard (TILE if shown)
+  pass                       you cannot play and the boneyard is empty (Block: you cannot play)
+  redeal                     nobody drew a double: mix and draw again
+  hand TILE ... [NAME]       the tiles left in a hand at the end of a round (hand empty: none)
+  pips N [NAME]              the pips left in a hand (not in Bergen: it needs the doubles)
+  ends | boneyard | score    questions: the open ends, tiles left to draw, the scores"""
+
+
+def _options(variant: Variant, targets: tuple[int, ...], target_help: str) -> tuple[Option, ...]:
+    return (
+        Option("tiles", "count", "count: hands hidden, tiles learned when played; read: every"
+               " tile drawn is read in", ("count", "read")),
+        Option("to", variant.target, target_help, targets),
+        Option("spinners", variant.spinners, "none: a line with two ends; first: the first"
+               " double is open on all four sides; all: every double opens its ends too",
+               ("none", "first", "all")),
+        Option("blocked_score", variant.blocked_score, "blocked game: difference (the lowest"
+               " hand scores the others' pips minus its own) or opponents (the others' pips)",
+               ("difference", "opponents")),
+    )
+
+
+class DominoGame(Game):
+    """One dominoes game of the rulebooks; subclasses give the variant and the spec."""
+
+    variant: ClassVar[Variant]
+    action_types: ClassVar = ACTION_TYPES
+
+    def new_state(self) -> DominoState:
+        return DominoState(self)
+
+    def max_length(self) -> int:
+        # A round: at most 28 tiles read, 28 drawn, 28 played, 3 passes between plays and a
+        # few hands shown: under 200 inputs. A round may score nothing (a tied block), so
+        # the bound is a generous count of rounds rather than a proof.
+        rounds = 4 * int(self.options["to"]) + 20
+        return 200 * rounds
+
+    def command_help(self) -> str:
+        return COMMANDS
+
+    def parse_action(self, state: State, text: str) -> Action:
+        assert isinstance(state, DominoState)
+        words = text.replace(",", " ").split()
+        if not words:
+            raise IllegalAction("Say a command, like: play 6-4 left")
+        who, words = _named_player(self.players, words)
+        verb, args = words[0].lower(), words[1:]
+        if is_tile(verb):
+            verb, args = "play", words
+        actor = state.actor()
+        player = who if who is not None else actor
+        if verb in ("play", "card", "lay", "set"):
+            if not args:
+                raise IllegalAction("Say which tile, like: play 6-4")
+            tile = parse_tile(args[0])
+            if state.current_player() == CHANCE:
+                return Draw(tile)
+            if state.phase == OPENING and not state.read and who is None:
+                raise IllegalAction(f"Who sets it? Say: play {tile} and the player's name")
+            return Play(_seat(player), tile, " ".join(args[1:]))
+        if verb in ("draw", "pick", "take"):
+            if state.current_player() == CHANCE:
+                if not args:
+                    raise IllegalAction("Read the tile drawn, like: draw 6-4")
+                return Draw(parse_tile(args[0]))
+            if state.read and state.phase == PLAY:
+                raise IllegalAction(f"{self.players[_seat(player)]} can play: no draw now."
+                                    f" The ends are {ends_words(state.end_values())}")
+            return Pick(_seat(player), parse_tile(args[0]) if args else "")
+        if verb in ("pass", "knock"):
+            return Pass(_seat(player))
+        if verb in ("redeal", "nodouble", "reshuffle"):
+            return Redeal()
+        if verb == "hand":
+            if args in (["empty"], ["none"]):
+                args = []
+            return ShowHand(_seat(player), tuple(parse_tile(a) for a in args))
+        if verb == "pips":
+            if len(args) != 1 or not args[0].isdigit():
+                raise IllegalAction("Say the pips as a number, like: pips 13")
+            return Pips(_seat(player), int(args[0]))
+        raise IllegalAction(f"I don't know the command {words[0]!r}. {state.expected()}.")
+
+    def query(self, state: State, text: str) -> str | None:
+        assert isinstance(state, DominoState)
+        word = text.strip().lower()
+        if word in ("ends", "open", "open ends"):
+            if not state.ends:
+                return "No tile is on the table yet."
+            return f"The open ends are {ends_words(state.end_values())}."
+        if word == "boneyard":
+            return f"The boneyard has {state.boneyard()} tiles."
+        if word in ("score", "scores"):
+            return state.status()
+        return None
+
+    def interpret(self, state: State, observation: Observation) -> Action:
+        """A tile read by a reader or camera: a drawn tile at a chance node, else a play."""
+        assert isinstance(state, DominoState)
+        if isinstance(observation, CardSeen):
+            tile = parse_tile(observation.card)
+            if state.current_player() == CHANCE:
+                return Draw(tile)
+            if state.phase == OPENING and not state.read:
+                who = _index(self.players, observation.player)
+                if who is None:
+                    raise IllegalAction(f"Who sets it? Say: play {tile} and the player's name")
+                return Play(who, tile)
+            if state.phase == PLAY:
+                return Play(state.turn, tile)
+            if state.phase == REVEAL:
+                raise IllegalAction("Type the tiles left in the hand: hand 6-4 3-3")
+            raise IllegalAction(f"No tile is expected now. {state.expected()}.")
+        return super().interpret(state, observation)
+
+
+def _named_player(players: tuple[str, ...], words: list[str]) -> tuple[int | None, list[str]]:
+    for i, word in enumerate(words):
+        who = _index(players, word)
+        if who is not None and i > 0:
+            return who, words[:i] + words[i + 1:]
+    return None, words
+
+
+def _index(players: tuple[str, ...], name: str | None) -> int | None:
+    if name is None:
+        return None
+    for i, player in enumerate(players):
+        if player.lower() == name.lower():
+            return i
+    return None
+
+
+def _seat(player: int | None) -> int:
+    if player is None:
+        raise IllegalAction("The game is over")
+    return player
+
+
+# --------------------------------------------------------------------------- the games
+
+HOUSE_DRAW = (
+    "The highest double held sets first; with hidden tiles the players say who (play 6-6"
+    " Red). A line has two ends, named left and right; doubles lie crosswise but do not"
+    " branch. A player who cannot play draws until able; with the boneyard empty, passes."
+    " Blocked: the lowest hand wins and scores the others' pips minus its own (option"
+    " blocked_score=opponents: the others' pips); a tie for lowest scores nothing."
+)
+
+
+@register
+class Dominoes(DominoGame):
+    variant = Variant("dominoes", hand_size=5, draws=True, scoring=DRAW, spinners="none",
+                      blocked_score="difference", target=100)
+    spec = GameSpec(
+        name="dominoes", title="Dominoes (draw game)", min_players=2, max_players=4,
+        inputs=("cards",), rulebook="000: Dominoes Instructions, basic rules",
+        aliases=("draw-dominoes", "domino"),
+        options=_options(variant, (100, 50), "points to win: 100, or 50 for the short game"),
+        house_rules=HOUSE_DRAW,
+    )
+
+
+HOUSE_DOUBLE_SIX = (
+    "Rulebook 004: every double is a spinner: the first is open on both sides and both ends"
+    " (four ways), a later double on its far side and both ends (option spinners=first: only"
+    " the first double; none: a line). Ends are named by the number showing (play 6-4 on 6)."
+    " The winner scores the opponents' pips; blocked: the lowest hand scores the opponents'"
+    " pips minus its own (rulebook 004); a tie for lowest scores nothing."
+)
+
+
+@register
+class DoubleSix(DominoGame):
+    variant = Variant("double-six", hand_size=5, draws=True, scoring=DRAW, spinners="all",
+                      blocked_score="difference", target=100)
+    spec = GameSpec(
+        name="double-six", title="Double-Six Dominoes", min_players=2, max_players=4,
+        inputs=("cards",), rulebook="004: Double-Six Dominoes",
+        aliases=("double-six-dominoes", "dominoes-004"),
+        options=_options(variant, (100,), "points to win"),
+        house_rules=HOUSE_DOUBLE_SIX,
+    )

@@ -1,0 +1,322 @@
+"""Dominoes, the draw games of rulebooks 000 and 004: rules, worked examples, refusals."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from companion.engine import CHANCE, Draw, GameOver, IllegalAction
+from companion.games import find
+from companion.games.dominoes import Dominoes, DoubleSix
+from companion.games.dominoes.rules import score_round
+from companion.games.dominoes.state import (
+    DominoState,
+    Pass,
+    Play,
+    Redeal,
+    ShowHand,
+)
+from companion.games.dominoes.tiles import ALL_TILES, parse_tile, tile_name
+
+NAMES = ["Red", "Blue", "Green", "Yellow"]
+
+
+def make(name: str = "dominoes", players: int = 2, **options: Any) -> DominoState:
+    state = find(name)(NAMES[:players], options).new_state()
+    assert isinstance(state, DominoState)
+    return state
+
+
+def said(state: DominoState, action: Any) -> list[str]:
+    return [e.describe(state.game.players) for e in state.apply(action)]
+
+
+def typed(state: DominoState, text: str) -> list[str]:
+    return said(state, state.game.parse_action(state, text))
+
+
+def refused(state: DominoState, action: Any) -> str:
+    before = state.to_json()
+    with pytest.raises(IllegalAction) as err:
+        state.apply(action)
+    assert state.to_json() == before
+    return err.value.reason
+
+
+def refused_text(state: DominoState, text: str) -> str:
+    before = state.to_json()
+    with pytest.raises(IllegalAction) as err:
+        state.apply(state.game.parse_action(state, text))
+    assert state.to_json() == before
+    return err.value.reason
+
+
+def read_deal(state: DominoState, hands: list[list[str]]) -> list[str]:
+    out: list[str] = []
+    for hand in hands:
+        for tile in hand:
+            assert state.current_player() == CHANCE
+            out += said(state, Draw(tile))
+    return out
+
+
+# --------------------------------------------------------------------------- tiles
+
+
+def test_tiles_parse_and_name() -> None:
+    assert len(ALL_TILES) == 28 and len(set(ALL_TILES)) == 28
+    assert sum(int(t[0]) + int(t[2]) for t in ALL_TILES) == 168  # a double-six set
+    assert parse_tile("4-6") == "6-4" == parse_tile("64") == parse_tile("6:4")
+    assert tile_name("6-4") == "six-four" and tile_name("5-5") == "double five"
+    assert tile_name("3-0") == "three-blank"
+    for bad in ("7-1", "6", "x-y", "6-4-2"):
+        with pytest.raises(IllegalAction):
+            parse_tile(bad)
+
+
+def test_registered_names_and_aliases() -> None:
+    assert find("dominoes").spec.rulebook.startswith("000")
+    assert find("Double-Six Dominoes").spec.name == "double-six"
+    assert find("double-six").spec.rulebook.startswith("004")
+
+
+# --------------------------------------------------------------------------- scoring
+
+
+def test_rulebook_000_worked_example_blocked() -> None:
+    # "Player A, the winner, has 3 remaining dots. Player B has 9 and Player C has 21:
+    #  B (9) + C (21) - A (3) = 27 points."
+    variant = Dominoes.variant
+    result = score_round(variant, None, [3, 9, 21], [None] * 3, "difference", ["A", "B", "C"])
+    assert (result.winner, result.points) == (0, 27)
+    assert "B 9 plus C 21, minus A's own 3, makes 27" in result.detail
+
+
+def test_going_out_scores_all_opponents_pips() -> None:
+    variant = DoubleSix.variant
+    result = score_round(variant, 1, [9, 0, 21], [None] * 3, "difference", ["A", "B", "C"])
+    assert (result.winner, result.points) == (1, 30)
+
+
+def test_blocked_tie_scores_nothing() -> None:
+    variant = Dominoes.variant
+    result = score_round(variant, None, [5, 5, 21], [None] * 3, "difference", ["A", "B", "C"])
+    assert (result.winner, result.points) == (-1, 0)
+
+
+# --------------------------------------------------------------------------- a hidden round
+
+
+def test_hidden_round_to_domino_with_sentences() -> None:
+    s = make()
+    assert "play 6-6" in s.expected()
+    # Hidden hands: the first tile needs who sets it.
+    with pytest.raises(IllegalAction, match="Who sets it"):
+        s.game.parse_action(s, "play 6-6")
+    assert "must" not in refused_text(s, "play 6-4 Red")  # not a double
+    texts = typed(s, "play 6-6 Red")
+    assert texts[0] == "Red sets the double six; the open ends are six and six."
+    assert s.turn == 1
+    assert "fits both ends" in refused_text(s, "play 6-4")
+    assert refused(s, Play(0, "6-4", "left")) == "It is Blue's turn, not Red's"
+    texts = typed(s, "play 6-4 left")
+    assert texts[0] == "Blue plays six-four on the left; the ends are four and six."
+    assert typed(s, "6-5")[0] == "Red plays six-five on the right; the ends are four and five."
+    assert "already on the table" in refused_text(s, "play 6-6")
+    assert refused_text(s, "play 3-3") == (
+        "The double three fits neither end: the open ends are four and five")
+    assert "does not fit on the right" in refused_text(s, "play 4-3 right")
+    assert "boneyard still has" in refused_text(s, "pass")
+    typed(s, "play 4-3")
+    typed(s, "play 5-5")  # Red
+    typed(s, "play 3-2")  # Blue: ends 2, 5
+    typed(s, "play 5-1")  # Red: ends 2, 1
+    typed(s, "play 2-2")  # Blue
+    texts = typed(s, "play 1-0")  # Red's fifth tile
+    assert "Red plays the last tile: Domino!" in texts
+    assert texts[-1] == "Blue: show your tiles (hand 6-4 3-3) or say their pips (pips 13)."
+    assert s.phase == "reveal" and s.current_player() == 1
+    assert "has one tile left, not 2" in refused_text(s, "hand 6-3 6-2")
+    assert "already on the table" in refused_text(s, "hand 6-5")
+    assert "cannot make 13 pips" in refused_text(s, "pips 13")
+    texts = typed(s, "hand 6-3")
+    assert texts[0] == "Blue holds six-three: 9 pips."
+    assert "Red wins the round and scores 9: Blue 9 pips." in texts
+    assert s.points == [9, 0] and s.round_number == 2 and s.phase == "opening"
+
+
+def test_hidden_draws_passes_block_and_false_pass() -> None:
+    s = make(players=3)
+    typed(s, "play 6-6 Red")
+    assert s.boneyard() == 13
+    for _ in range(13):
+        typed(s, "draw")  # Blue draws the whole boneyard
+    assert s.boneyard() == 0 and s.remaining(1) == 18
+    assert "boneyard is empty" in refused_text(s, "draw")
+    assert typed(s, "pass")[0] == "Blue cannot play on six and six and passes."
+    typed(s, "pass")  # Green
+    texts = typed(s, "pass")  # Red: three passes in a row, the game is blocked
+    assert texts[-1] == ("Nobody can play on six and six: the game is blocked. Show the tiles"
+                         " left in each hand.")
+    assert s.phase == "reveal"
+    assert [p for p in s.reveal_order()] == [1, 2, 0]
+    assert "between 76 and 133" in refused_text(s, "pips 60")
+    typed(s, "pips 122")  # the 27 tiles off the table hold 156 pips: 156 - 27 - 7
+    texts = typed(s, "hand 6-5 4-4 3-0 2-1 1-1")  # Green held a six when passing
+    assert texts[1] == ("Note: Green passed on six and six while holding the six-five,"
+                        " which fits.")
+    assert "cannot make 2 pips" in refused_text(s, "pips 2")  # four tiles make at least 5
+    texts = typed(s, "hand 0-0 1-0 2-0 3-1")  # Red: 7 pips, the lowest
+    assert ("Red wins the round and scores 142: the lowest hand, 7 pips. Blue 122 plus"
+            " Green 27, minus Red's own 7, makes 142.") in texts
+    assert s.points == [142, 0, 0] and s.is_terminal() and s.winners() == (0,)
+
+
+def test_blocked_score_option_opponents() -> None:
+    s = make(players=2, blocked_score="opponents")
+    typed(s, "play 6-6 Red")
+    for _ in range(18):
+        typed(s, "draw")
+    typed(s, "pass")
+    typed(s, "pass")
+    typed(s, "pips 149")
+    texts = typed(s, "hand 0-0 1-0 2-0 3-1")
+    assert "Red wins the round and scores 149: the lowest hand, 7 pips. Blue 149 pips." in texts
+
+
+def test_redeal_when_nobody_drew_a_double() -> None:
+    s = make()
+    texts = typed(s, "redeal")
+    assert texts[0] == "Nobody drew a double: return the tiles, mix them and draw again."
+    assert s.round_number == 1 and s.phase == "opening"
+    typed(s, "play 5-5 Blue")
+    assert refused(s, Redeal()).startswith("No redeal now")
+
+
+def test_drawn_tile_shown_is_kept_and_checked() -> None:
+    s = make()
+    typed(s, "play 6-6 Red")
+    typed(s, "draw 6-1")  # Blue shows the tile drawn: it fits, so Blue cannot draw again
+    assert "cannot draw: the six-one fits" in refused_text(s, "draw")
+    typed(s, "play 6-1 left")
+    assert s.hands[1] == []
+
+
+def test_game_ends_at_target_score() -> None:
+    s = make(to=50)
+    s.points = [45, 0]
+    typed(s, "play 6-6 Red")
+    s.unknown[0] = 1  # Red plays out on the next turn (a short hand, for the test)
+    typed(s, "play 6-5 left")
+    typed(s, "play 6-4")
+    events = s.apply(ShowHand(1, ("5-5", "0-0", "1-0", "2-0")))
+    assert isinstance(events[-1], GameOver) and events[-1].winners == (0,)
+    assert s.is_terminal() and s.winners() == (0,) and s.points == [58, 0]
+
+
+# --------------------------------------------------------------------------- tiles=read
+
+
+def test_read_deal_highest_double_sets() -> None:
+    s = make(tiles="read")
+    texts = read_deal(s, [["6-5", "4-4", "3-1", "2-0", "1-1"], ["5-5", "6-2", "6-3", "5-0", "4-1"]])
+    assert texts == ["Blue holds the highest double, the double five, and sets it."]
+    assert s.legal_actions() == [Play(1, "5-5")]
+    assert "Blue sets it" in refused(s, Play(0, "4-4"))
+    typed(s, "play 5-5")
+    # Red holds the six-five, which fits: a pass is refused.
+    assert "cannot pass: the six-five fits" in refused(s, Pass(0))
+    assert refused(s, Play(0, "5-0", "left")) == (
+        "Red cannot play the five-blank: Blue holds it")
+    assert refused(s, Play(0, "6-2", "left")) == "Red cannot play the six-two: Blue holds it"
+    assert refused(s, Play(0, "5-1", "left")) == (
+        "Red does not hold the five-one; Red holds six-five, double four, three-one, two-blank"
+        " and double one")
+
+
+def test_read_no_double_redeals() -> None:
+    s = make(tiles="read")
+    texts = read_deal(s, [["6-5", "4-3", "3-1", "2-0", "1-0"], ["5-4", "6-2", "6-3", "5-0", "4-1"]])
+    assert texts[0] == "Nobody drew a double: return the tiles, mix them and draw again."
+    assert s.phase == "deal" and s.dealt == 0
+
+
+def test_read_player_who_cannot_play_draws_the_tile_read() -> None:
+    s = make(tiles="read")
+    read_deal(s, [["6-6", "4-3", "3-1", "2-0", "1-0"], ["5-4", "5-2", "5-3", "5-0", "4-1"]])
+    typed(s, "play 6-6")
+    assert s.current_player() == CHANCE and s.chance().who == 1  # type: ignore[union-attr]
+    assert "Blue cannot play on six and six" in s.expected()
+    assert "cannot be drawn: it is already on the table" in refused(s, Draw("6-6"))
+    assert "Red holds it" in refused(s, Draw("4-3"))
+    texts = typed(s, "card 6-1")
+    assert texts == ["Blue draws the six-one from the boneyard; 17 left."]
+    assert s.current_player() == 1
+    assert s.legal_actions() == [Play(1, "6-1", "left"), Play(1, "6-1", "right")]
+
+
+# --------------------------------------------------------------------------- 004: spinners
+
+
+def test_double_six_first_double_is_open_four_ways() -> None:
+    # 004: "if the first domino played is a double four, the second player may add one domino
+    # containing four spots on one end or side."
+    s = make("double-six", players=3)
+    texts = typed(s, "play 4-4 Green")
+    assert texts[0] == "Green sets the double four; the open ends are four, four, four and four."
+    assert s.turn == 0
+    texts = typed(s, "play 6-4")
+    assert texts[0] == "Red plays six-four on a four; the ends are six, four, four and four."
+    typed(s, "play 6-6")  # a later double opens its far side and both ends
+    assert s.end_values() == (6, 6, 6, 4, 4, 4)
+    assert refused(s, Play(2, "6-4")) == (
+        "Green cannot play the six-four: it is already on the table")
+    assert refused(s, Play(2, "4-1", "on 6")) == (
+        "The four-one does not fit on 6: the open ends are six, six, six, four, four and four")
+    typed(s, "play 4-1")
+    assert s.end_values() == (6, 6, 6, 4, 4, 1)
+    assert refused(s, Play(0, "6-1")) == (
+        "The six-one fits on six and on one: say play 6-1 on 6 or on 1")
+    typed(s, "play 6-1 on 1")
+    assert s.end_values() == (6, 6, 6, 6, 4, 4)
+    assert "fits no open end: the open ends are six, six, six, six, four and four" in (
+        refused_text(s, "play 5-3"))
+
+
+def test_spinner_options() -> None:
+    s = make("double-six", spinners="first")
+    typed(s, "play 3-3 Red")
+    typed(s, "play 3-1")
+    typed(s, "play 1-1")
+    assert s.end_values() == (3, 3, 3, 1)
+    line = make("double-six", spinners="none")
+    typed(line, "play 3-3 Red")
+    assert line.end_values() == (3, 3)
+
+
+# --------------------------------------------------------------------------- random games
+
+
+@pytest.mark.parametrize("name", ["dominoes", "double-six"])
+@pytest.mark.parametrize("tiles", ["read", "count"])
+def test_random_games(name: str, tiles: str) -> None:
+    rng = random.Random(f"dominoes:{name}:{tiles}")
+    for _ in range(150):
+        players = rng.randint(2, 4)
+        s = make(name, players, tiles=tiles)
+        steps, limit = 0, s.game.max_length()
+        while not s.is_terminal():
+            if s.current_player() == CHANCE:
+                action = s.sample_chance(rng)
+            else:
+                actions = s.legal_actions()
+                assert actions, s.expected()
+                action = rng.choice(actions)
+            s.apply(action)
+            steps += 1
+            assert steps < limit
+            assert len(s.layout) + sum(s.remaining(p) for p in range(players)) + (
+                s.boneyard() if s.phase != "deal" else 0) <= 28
+        assert max(s.points) >= s.target and s.winners() == (s.points.index(max(s.points)),)
