@@ -1,4 +1,4 @@
-"""End to end as a user runs it: `companion emulate` as a device, `companion play --dice serial:`."""
+"""End to end as a user runs it: `companion emulate`, and `companion play --dice serial:`."""
 
 from __future__ import annotations
 
