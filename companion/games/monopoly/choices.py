@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from companion.engine import Action
 from companion.games.monopoly import actions as A
-from companion.games.monopoly import property as P
+from companion.games.monopoly.buildings import able_to_build
 from companion.games.monopoly.edition import LOT
 from companion.games.monopoly.rent import HOTEL
 
@@ -36,7 +36,7 @@ def legal_actions(st: MonopolyState) -> list[Action]:
         out += [A.Bid(cp, b) for b in bids if auc.high < b <= st.cash[cp]]
         return _valid(st, out)
     if st.place is not None:
-        return [A.Build(cp, s, st.place[1]) for s in P.able_to_build(st, cp, st.place[1])]
+        return [A.Build(cp, s, st.place[1]) for s in able_to_build(st, cp, st.place[1])]
     if st.phase == BUY:
         return _valid(st, [A.Buy(cp), A.Auction(cp)])
     if st.phase == TAX_CHOICE:

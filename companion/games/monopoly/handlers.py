@@ -6,8 +6,9 @@ from typing import TYPE_CHECKING, Any
 
 from companion.engine import CHANCE, Draw, Event, Shuffle, Throw
 from companion.games.monopoly import actions as A
-from companion.games.monopoly import cards, property, trades
+from companion.games.monopoly import auctions, buildings, cards, property, trades
 from companion.games.monopoly import events as E
+from companion.games.monopoly.gates import free_time
 from companion.games.monopoly.rent import total_worth
 
 if TYPE_CHECKING:
@@ -19,38 +20,11 @@ from companion.games.monopoly.phases import (
     OVER,
     RESOLVING,
     ROLL,
-    SETUP,
     SHORT,
     TAX_CHOICE,
     TIME_LIMIT,
     UTIL_DICE,
 )
-
-
-def free_time(st: MonopolyState, p: int, spending: bool = False) -> str | None:
-    """Whether ``p`` may act "at any time" now (build, mortgage, trade...), else why not."""
-    if st.phase == OVER:
-        return "The game is over"
-    if not 0 <= p < st.n:
-        return "There is no such player"
-    if st.out[p]:
-        return f"{st.name_of(p)} is bankrupt and out of the game"
-    if st.phase == SETUP:
-        return "The game starts once the decks are shuffled"
-    if st.trade is not None:
-        t = st.trade
-        return f"First {st.name_of(t.partner)} must accept or reject {st.name_of(t.player)}'s offer"
-    if st.transfers:
-        who, s = st.transfers[0]
-        return (f"First {st.name_of(who)} must lift or keep the mortgage on"
-                f" {st.ed.names[s]}")
-    if st.auction is not None:
-        return "Wait until the auction is over"
-    if st.place is not None:
-        return f"First {st.name_of(st.place[0])} must place the building won at auction"
-    if spending and st.debts and st.debts[0][0] == p:
-        return f"{st.name_of(p)} owes {E.money(st.debts[0][2])}: raise money before spending"
-    return None
 
 
 def _player(st: MonopolyState, p: int) -> str | None:
@@ -218,12 +192,12 @@ HANDLERS: dict[type, tuple[Any, Any]] = {
     Shuffle: (cards.check_shuffle, cards.do_shuffle),
     A.Buy: (property.check_buy, property.do_buy),
     A.Auction: (property.check_decline, property.do_decline),
-    A.Bid: (property.check_bid, property.do_bid),
-    A.Pass: (property.check_pass, property.do_pass),
-    A.AuctionBuilding: (property.check_auction_building, property.do_auction_building),
-    A.Build: (property.check_build, property.do_build),
-    A.SellBuilding: (property.check_sell_building, property.do_sell_building),
-    A.SellGroup: (property.check_sell_group, property.do_sell_group),
+    A.Bid: (auctions.check_bid, auctions.do_bid),
+    A.Pass: (auctions.check_pass, auctions.do_pass),
+    A.AuctionBuilding: (auctions.check_auction_building, auctions.do_auction_building),
+    A.Build: (buildings.check_build, buildings.do_build),
+    A.SellBuilding: (buildings.check_sell_building, buildings.do_sell_building),
+    A.SellGroup: (buildings.check_sell_group, buildings.do_sell_group),
     A.Mortgage: (property.check_mortgage, property.do_mortgage),
     A.Unmortgage: (property.check_unmortgage, property.do_unmortgage),
     A.KeepMortgaged: (trades.check_keep, trades.do_keep),

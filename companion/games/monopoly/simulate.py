@@ -69,7 +69,7 @@ class Bot:
                 continue
             s = min(members, key=st.level)
             if st.bld[s] < 5 and st.cash[p] - ed.house_cost[s] > 300:
-                from companion.games.monopoly.property import build_reason
+                from companion.games.monopoly.buildings import build_reason
 
                 if build_reason(st, p, s, False) is None:
                     return A.Build(p, s)

@@ -25,6 +25,7 @@ from companion.engine import (
 )
 from companion.games.monopoly import events as E
 from companion.games.monopoly.actions import Trade
+from companion.games.monopoly.auctions import AuctionState
 from companion.games.monopoly.cards import draw_top
 from companion.games.monopoly.edition import (
     CHANCE_SPACE,
@@ -51,7 +52,6 @@ from companion.games.monopoly.phases import (
     TIME_LIMIT,
     UTIL_DICE,
 )
-from companion.games.monopoly.property import AuctionState
 from companion.games.monopoly.rent import HOTEL, rent, valuation
 
 if TYPE_CHECKING:

@@ -7,8 +7,10 @@ from typing import TYPE_CHECKING
 from companion.engine import Event
 from companion.games.monopoly import actions as A
 from companion.games.monopoly import events as E
+from companion.games.monopoly.auctions import drop_bidder, next_auction
 from companion.games.monopoly.cards import return_card
-from companion.games.monopoly.property import drop_bidder, lift_cost, next_auction
+from companion.games.monopoly.gates import free_time
+from companion.games.monopoly.property import lift_cost
 from companion.games.monopoly.rent import HOTEL, tenth
 
 if TYPE_CHECKING:
@@ -39,8 +41,6 @@ def trade_text(st: MonopolyState, t: A.Trade) -> str:
 
 
 def check_trade(st: MonopolyState, t: A.Trade) -> str | None:
-    from companion.games.monopoly.handlers import free_time
-
     p, q = t.player, t.partner
     if not (0 <= q < st.n) or st.out[q]:
         return "Trade with a player still in the game"

@@ -1,0 +1,37 @@
+"""Whether a player may act "at any time" now: shared by the rule modules."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from companion.games.monopoly import events as E
+from companion.games.monopoly.phases import OVER, SETUP
+
+if TYPE_CHECKING:
+    from companion.games.monopoly.state import MonopolyState
+
+
+def free_time(st: MonopolyState, p: int, spending: bool = False) -> str | None:
+    """Whether ``p`` may act "at any time" now (build, mortgage, trade...), else why not."""
+    if st.phase == OVER:
+        return "The game is over"
+    if not 0 <= p < st.n:
+        return "There is no such player"
+    if st.out[p]:
+        return f"{st.name_of(p)} is bankrupt and out of the game"
+    if st.phase == SETUP:
+        return "The game starts once the decks are shuffled"
+    if st.trade is not None:
+        t = st.trade
+        return f"First {st.name_of(t.partner)} must accept or reject {st.name_of(t.player)}'s offer"
+    if st.transfers:
+        who, s = st.transfers[0]
+        return (f"First {st.name_of(who)} must lift or keep the mortgage on"
+                f" {st.ed.names[s]}")
+    if st.auction is not None:
+        return "Wait until the auction is over"
+    if st.place is not None:
+        return f"First {st.name_of(st.place[0])} must place the building won at auction"
+    if spending and st.debts and st.debts[0][0] == p:
+        return f"{st.name_of(p)} owes {E.money(st.debts[0][2])}: raise money before spending"
+    return None
