@@ -14,11 +14,12 @@ from typing import TYPE_CHECKING
 from companion.cards import Card, CardError
 from companion.engine import Action, Draw, IllegalAction, Priority, Throw, sentence
 from companion.observations import TextCommand
+from companion.reply import Reply
 
 if TYPE_CHECKING:
-    from companion.session import Reply, Session
+    from companion.session import Session
 
-Handler = Callable[["Session", list[str], TextCommand], "Reply"]
+Handler = Callable[["Session", list[str], TextCommand], Reply]
 
 HELP = """\
 Commands:
@@ -37,8 +38,6 @@ Start a line with a player's name to give it as that player ("Blue roll 4")."""
 
 
 def handle(session: Session, obs: TextCommand) -> Reply:
-    from companion.session import Reply
-
     words = obs.text.replace(":", " ").split()
     if not words:
         return Reply(True)
@@ -59,8 +58,6 @@ def _is_player(session: Session, word: str) -> bool:
 
 
 def _game_command(session: Session, obs: TextCommand) -> Reply:
-    from companion.session import Reply
-
     answer = session.game.query(session.state, obs.text)
     if answer is not None:
         session.say(answer, Priority.RESULT)
@@ -130,16 +127,12 @@ def cmd_correct(session: Session, args: list[str], obs: TextCommand) -> Reply:
 
 
 def cmd_status(session: Session, args: list[str], obs: TextCommand) -> Reply:
-    from companion.session import Reply
-
     text = session.state.status()
     session.say(text, Priority.RESULT)
     return Reply(True, text)
 
 
 def cmd_options(session: Session, args: list[str], obs: TextCommand) -> Reply:
-    from companion.session import Reply
-
     text = session.state.choices_text()
     if not text:
         actions = session.state.legal_actions()
@@ -152,16 +145,12 @@ def cmd_options(session: Session, args: list[str], obs: TextCommand) -> Reply:
 
 
 def cmd_again(session: Session, args: list[str], obs: TextCommand) -> Reply:
-    from companion.session import Reply
-
     text = session.last_announcement or session.state.expected()
     session.say(text, Priority.RESULT)
     return Reply(True, text)
 
 
 def cmd_help(session: Session, args: list[str], obs: TextCommand) -> Reply:
-    from companion.session import Reply
-
     extra = session.game.command_help()
     text = HELP + (f"\n{session.game.spec.title} commands:\n{extra}" if extra else "")
     print(text)
@@ -169,8 +158,6 @@ def cmd_help(session: Session, args: list[str], obs: TextCommand) -> Reply:
 
 
 def cmd_state(session: Session, args: list[str], obs: TextCommand) -> Reply:
-    from companion.session import Reply
-
     text = json.dumps(state_view(session), indent=2)
     print(text)
     return Reply(True, text)
@@ -185,8 +172,6 @@ def cmd_no(session: Session, args: list[str], obs: TextCommand) -> Reply:
 
 
 def cmd_quit(session: Session, args: list[str], obs: TextCommand) -> Reply:
-    from companion.session import Reply
-
     session.say("Game saved. Goodbye.", Priority.RESULT)
     return Reply(True, "quit", quit=True)
 

@@ -42,6 +42,7 @@ from companion.observations import (
     TextCommand,
 )
 from companion.phrases import Phrasebook
+from companion.reply import Reply
 from companion.tags import TagMap
 from companion.voice import Sink
 
@@ -49,13 +50,6 @@ log = logging.getLogger("companion.session")
 
 CONFIRM_BELOW = 0.9  # readings less sure than this are confirmed before they count
 CHANCE_ACTIONS = (Throw, Draw, Shuffle)
-
-
-@dataclass(frozen=True)
-class Reply:
-    accepted: bool
-    text: str = ""
-    quit: bool = False
 
 
 @dataclass(frozen=True)
