@@ -9,7 +9,7 @@ import pytest
 
 from companion.engine import CHANCE, Draw, GameOver, IllegalAction
 from companion.games import find
-from companion.games.dominoes import Dominoes, DoubleSix
+from companion.games.dominoes import Bergen, Dominoes, DoubleSix
 from companion.games.dominoes.rules import score_round
 from companion.games.dominoes.state import (
     DominoState,
@@ -299,11 +299,11 @@ def test_spinner_options() -> None:
 # --------------------------------------------------------------------------- random games
 
 
-@pytest.mark.parametrize("name", ["dominoes", "double-six"])
+@pytest.mark.parametrize("name", ["dominoes", "double-six", "block-dominoes", "bergen"])
 @pytest.mark.parametrize("tiles", ["read", "count"])
 def test_random_games(name: str, tiles: str) -> None:
     rng = random.Random(f"dominoes:{name}:{tiles}")
-    for _ in range(150):
+    for _ in range(80):
         players = rng.randint(2, 4)
         s = make(name, players, tiles=tiles)
         steps, limit = 0, s.game.max_length()
@@ -320,3 +320,117 @@ def test_random_games(name: str, tiles: str) -> None:
             assert len(s.layout) + sum(s.remaining(p) for p in range(players)) + (
                 s.boneyard() if s.phase != "deal" else 0) <= 28
         assert max(s.points) >= s.target and s.winners() == (s.points.index(max(s.points)),)
+
+
+# --------------------------------------------------------------------------- Block (000)
+
+
+def test_block_no_drawing_passes_and_sleeping_tiles() -> None:
+    s = make("block", players=2)
+    assert s.variant.hand_size == 7 and s.boneyard() == 14
+    typed(s, "play 6-6 Red")
+    assert refused_text(s, "draw") == "There is no drawing in this game: pass if you cannot play"
+    assert s.expected() == "Blue to play on six and six, or pass"
+    assert typed(s, "pass")[0] == "Blue cannot play on six and six and passes."
+
+
+def test_block_blocked_earns_all_opponents_pips_but_004_subtracts() -> None:
+    # The same blocked hands: Block (000) earns the opponents' pips; 004 subtracts its own.
+    def blocked(name: str) -> tuple[list[int], list[str]]:
+        s = make(name, players=2)
+        typed(s, "play 6-6 Red")
+        if s.variant.draws:
+            for _ in range(18):
+                typed(s, "draw")
+        typed(s, "pass")
+        typed(s, "pass")
+        if s.variant.draws:
+            typed(s, "pips 149")
+            return s.points, typed(s, "hand 0-0 1-0 2-0 3-1")
+        typed(s, "pips 40")  # Blue first: the reveal goes round from the player to move
+        return s.points, typed(s, "hand 0-0 1-0 2-0 3-1 6-5 6-4")  # Red's six tiles: 28
+    points, texts = blocked("block")
+    assert points == [40, 0]
+    assert "Red wins the round and scores 40: the lowest hand, 28 pips. Blue 40 pips." in texts
+    points, texts = blocked("double-six")
+    assert points == [142, 0]
+    assert ("Red wins the round and scores 142: the lowest hand, 7 pips. Blue 149, minus"
+            " Red's own 7, makes 142.") in texts
+
+
+def test_block_read_four_players_all_tiles_dealt() -> None:
+    s = make("block", players=4, tiles="read")
+    rng = random.Random(3)
+    while s.phase == "deal":
+        s.apply(s.sample_chance(rng))
+    assert s.boneyard() == 0 and sum(len(h) for h in s.hands) == 28
+    holder = next(p for p in range(4) if "6-6" in s.hands[p])
+    assert s.legal_actions() == [Play(holder, "6-6")]
+
+
+# --------------------------------------------------------------------------- Bergen (000)
+
+
+def test_bergen_double_and_triple_headers() -> None:
+    s = make("bergen")
+    assert s.variant.hand_size == 6 and s.boneyard() == 16
+    texts = typed(s, "play 6-6 Red")
+    assert texts[1] == "Red scores 2 for setting the first double: 2 in all."
+    texts = typed(s, "play 6-4 left")  # ends 4 and 6: nothing
+    assert texts == ["Blue plays six-four on the left; the ends are four and six.", "Red's turn."]
+    typed(s, "play 6-3")  # Red: ends 4 and 3
+    texts = typed(s, "play 4-3 right")  # Blue: ends 4 and 4, no double at an end
+    assert texts[1:3] == ["Both ends match: a double-header, two points.",
+                          "Blue scores 2 for a double-header: 2 in all."]
+    texts = typed(s, "play 4-4 left")  # Red: a double at one end, both ends four
+    assert texts[1:3] == [
+        "Both ends match with a double at an end: a triple-header, three points.",
+        "Red scores 3 for a triple-header: 5 in all."]
+    assert s.points == [5, 2]
+
+
+def test_bergen_going_out_scores_one_and_needs_no_hands() -> None:
+    s = make("bergen")
+    typed(s, "play 6-6 Red")
+    moves = ["6-5 left", "6-4", "5-3", "4-2", "3-1", "2-0", "1-1", "3-0", "3-3"]
+    for move in moves:
+        typed(s, f"play {move}")
+    assert s.end_values() == (1, 3)
+    texts = typed(s, "play 2-1")  # Red's sixth tile
+    assert texts[:4] == [
+        "Red plays two-one on the left; the ends are two and three.",
+        "Red plays the last tile: Bergen!",
+        "Red wins the round and scores 1: one point for going out.",
+        "Scores: Red 3, Blue 0; 15 to win.",
+    ]
+    assert s.phase == "opening" and s.round_number == 2 and s.points == [3, 0]
+
+
+def test_bergen_blocked_scoring_rules() -> None:
+    variant = Bergen.variant
+    names = ["A", "B", "C"]
+    # The lowest hand holds a double: the lowest hand without one wins the point.
+    r = score_round(variant, None, [2, 9, 12], [("1-1",), ("6-3",), ("6-6",)], "", names)
+    assert (r.winner, r.points) == (1, 1)
+    # Every hand holds a double: count all but the doubles.
+    r = score_round(variant, None, [14, 9, 13], [("1-1", "6-6"), ("2-2", "3-2"), ("0-0", "6-5",
+                                                                              "1-1")], "", names)
+    assert (r.winner, r.points) == (0, 1)
+    assert "every hand holds a double" in r.detail
+    r = score_round(variant, None, [3, 3, 9], [("2-1",), ("3-0",), ("6-3",)], "", names)
+    assert (r.winner, r.points) == (-1, 0)
+
+
+def test_bergen_hand_needed_not_pips_and_game_ends_at_15() -> None:
+    s = make("bergen")
+    s.points = [13, 0]
+    texts = typed(s, "play 5-5 Red")
+    assert texts[-1] == "Red wins the game! 15 points."
+    assert s.is_terminal() and s.winners() == (0,)
+    b = make("bergen")
+    typed(b, "play 6-6 Red")
+    for _ in range(16):
+        typed(b, "draw")
+    typed(b, "pass")
+    typed(b, "pass")
+    assert "Bergen needs the tiles" in refused_text(b, "pips 20")

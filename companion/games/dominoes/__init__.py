@@ -22,7 +22,7 @@ from companion.engine import (
 )
 from companion.games import register
 from companion.games.dominoes.events import ends_words
-from companion.games.dominoes.rules import DRAW, Variant
+from companion.games.dominoes.rules import BERGEN, DRAW, Variant
 from companion.games.dominoes.state import (
     ACTION_TYPES,
     OPENING,
@@ -51,18 +51,28 @@ COMMANDS = """\
   ends | boneyard | score    questions: the open ends, tiles left to draw, the scores"""
 
 
-def _options(variant: Variant, targets: tuple[int, ...], target_help: str) -> tuple[Option, ...]:
-    return (
+def _options(
+    variant: Variant, targets: tuple[int, ...], target_help: str, *, line_only: bool = False
+) -> tuple[Option, ...]:
+    options = [
         Option("tiles", "count", "count: hands hidden, tiles learned when played; read: every"
                " tile drawn is read in", ("count", "read")),
         Option("to", variant.target, target_help, targets),
-        Option("spinners", variant.spinners, "none: a line with two ends; first: the first"
-               " double is open on all four sides; all: every double opens its ends too",
-               ("none", "first", "all")),
-        Option("blocked_score", variant.blocked_score, "blocked game: difference (the lowest"
-               " hand scores the others' pips minus its own) or opponents (the others' pips)",
-               ("difference", "opponents")),
-    )
+    ]
+    if line_only:  # Bergen scores the two ends of a line
+        options.append(Option("spinners", "none", "a line with two ends (left and right)",
+                              ("none",)))
+    else:
+        options.append(Option(
+            "spinners", variant.spinners, "none: a line with two ends; first: the first"
+            " double is open on all four sides; all: every double opens its ends too",
+            ("none", "first", "all")))
+    if variant.scoring != BERGEN:
+        options.append(Option(
+            "blocked_score", variant.blocked_score, "blocked game: difference (the lowest"
+            " hand scores the others' pips minus its own) or opponents (the others' pips)",
+            ("difference", "opponents")))
+    return tuple(options)
 
 
 class DominoGame(Game):
@@ -227,3 +237,53 @@ class DoubleSix(DominoGame):
         options=_options(variant, (100,), "points to win"),
         house_rules=HOUSE_DOUBLE_SIX,
     )
+
+
+HOUSE_BLOCK = (
+    "Block (rulebook 000): seven tiles each, no drawing: a player who cannot play passes."
+    " The rulebook does not say who begins: as in the basic rules, the highest double is set"
+    " first (redeal if nobody holds one). Going out or winning a blocked game (the lowest"
+    " hand) earns the pips left in the opponents' hands, as the text says (option"
+    " blocked_score=difference: minus the winner's own, as in 004). A tie for lowest scores"
+    " nothing."
+)
+
+
+@register
+class Block(DominoGame):
+    variant = Variant("block", hand_size=7, draws=False, scoring=DRAW, spinners="none",
+                      blocked_score="opponents", target=100)
+    spec = GameSpec(
+        name="block-dominoes", title="Block Dominoes", min_players=2, max_players=4,
+        inputs=("cards",), rulebook="000: Dominoes Instructions, Block",
+        aliases=("block", "dominoes-block"),
+        options=_options(variant, (100,), "points to win"),
+        house_rules=HOUSE_BLOCK,
+    )
+
+
+HOUSE_BERGEN = (
+    "Bergen (rulebook 000): six tiles each; a line with two ends. Setting the first double"
+    " scores 2. A play that leaves both ends the same number scores 2 (a double-header), or 3"
+    " when a double lies at either end (a triple-header). Going out scores 1. Blocked: the"
+    " lowest hand without a double scores 1; if every hand holds a double, the lowest count"
+    " of the tiles that are not doubles scores 1; a tie scores nothing. The game ends as soon"
+    " as a player reaches 15, even within a round."
+)
+
+
+@register
+class Bergen(DominoGame):
+    variant = Variant("bergen", hand_size=6, draws=True, scoring=BERGEN, spinners="none",
+                      blocked_score="difference", target=15, out_call="Bergen!")
+    spec = GameSpec(
+        name="bergen", title="Bergen (dominoes)", min_players=2, max_players=4,
+        inputs=("cards",), rulebook="000: Dominoes Instructions, Bergen",
+        aliases=("dominoes-bergen",),
+        options=_options(variant, (15,), "points to win", line_only=True),
+        house_rules=HOUSE_BERGEN,
+    )
+
+    def max_length(self) -> int:
+        # Every round scores at least the 2 points of the first double.
+        return 200 * (len(self.players) * (int(self.options["to"]) // 2 + 1) + 1)

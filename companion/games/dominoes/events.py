@@ -71,7 +71,7 @@ class TilePlayed(Event):
 
 @dataclass(frozen=True)
 class EndsCount(Event):
-    """Bergen: what the ends make after a play (double-header, triple-header or nothing)."""
+    """Bergen: both ends match after a play (a double-header, or a triple-header)."""
 
     ends: tuple[int, ...]
     points: int
@@ -81,9 +81,7 @@ class EndsCount(Event):
     def describe(self, names: Sequence[str]) -> str:
         if self.points == 3:
             return "Both ends match with a double at an end: a triple-header, three points."
-        if self.points == 2:
-            return "Both ends match: a double-header, two points."
-        return "The ends differ: no score."
+        return "Both ends match: a double-header, two points."
 
 
 @dataclass(frozen=True)

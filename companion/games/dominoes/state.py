@@ -160,7 +160,7 @@ class DominoState(State):
         self.read = game.options["tiles"] == "read"
         self.target = int(game.options["to"])
         self.spinners = str(game.options["spinners"])
-        self.blocked_score = str(game.options["blocked_score"])
+        self.blocked_score = str(game.options.get("blocked_score", "difference"))
         if self.n * self.variant.hand_size > len(ALL_TILES):
             raise ValueError("not enough tiles for so many players")
         self.points = [0] * self.n  # game scores
@@ -520,7 +520,7 @@ class DominoState(State):
     def _bergen_ends(self, p: int) -> list[Event]:
         left, right = self.ends
         if left.value != right.value:
-            return [EndsCount(self.end_values(), 0)]
+            return []
         points = 3 if left.double or right.double else 2
         why = "a triple-header" if points == 3 else "a double-header"
         return [EndsCount(self.end_values(), points), *self._add_points(p, points, why)]
