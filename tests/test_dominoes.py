@@ -434,3 +434,21 @@ def test_bergen_hand_needed_not_pips_and_game_ends_at_15() -> None:
     typed(b, "pass")
     typed(b, "pass")
     assert "Bergen needs the tiles" in refused_text(b, "pips 20")
+
+
+def test_a_higher_double_held_from_the_start_is_pointed_out() -> None:
+    s = make(players=3)
+    typed(s, "play 5-5 Red")
+    texts = typed(s, "play 5-6 left")
+    assert texts == ["Blue plays six-five on the left; the ends are six and five.", "Green's turn."]
+    typed(s, "draw")  # Green drew: a double Green plays now may have come from the boneyard
+    assert not any("Note" in t for t in typed(s, "play 6-6"))
+    texts = typed(s, "play 5-4")  # Red
+    texts = typed(s, "play 6-3")  # Blue has drawn nothing
+    assert not any("Note" in t for t in texts)
+    s2 = make(players=2)
+    typed(s2, "play 4-4 Red")
+    texts = typed(s2, "play 6-4 left")
+    texts = typed(s2, "play 6-6")  # Red drew nothing: held the double six all along
+    assert texts[1] == ("Note: Red held the double six from the start, higher than the double"
+                        " four set first.")

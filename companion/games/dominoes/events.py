@@ -184,6 +184,19 @@ class FalsePass(Event):
 
 
 @dataclass(frozen=True)
+class HigherDouble(Event):
+    player: int
+    tile: str
+    first: str
+    key: ClassVar[str] = "dominoes.higher_double"
+    priority: ClassVar[int] = Priority.RESULT
+
+    def describe(self, names: Sequence[str]) -> str:
+        return (f"Note: {names[self.player]} held the {tile_name(self.tile)} from the start,"
+                f" higher than the {tile_name(self.first)} set first.")
+
+
+@dataclass(frozen=True)
 class RoundResult(Event):
     winner: int  # -1: nobody scores (a tie in a blocked game)
     points: int

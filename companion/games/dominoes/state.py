@@ -33,6 +33,7 @@ from companion.games.dominoes.events import (
     EndsCount,
     FalsePass,
     HandCounted,
+    HigherDouble,
     HighestDouble,
     NoDouble,
     Passed,
@@ -186,6 +187,7 @@ class DominoState(State):
         self.turn = 0
         self.passes = 0  # consecutive passes
         self.pass_claims: list[tuple[int, tuple[int, ...]]] = []  # (player, ends) at a pass
+        self.draws = [0] * n  # tiles each player drew this round
         self.out: int | None = None
         self.blocked = False
         self.shown: list[int | None] = [None] * n  # pips entered at the end (tiles=count)
@@ -433,6 +435,7 @@ class DominoState(State):
             self.ends.sort(key=lambda e: -e.value)
         self.passes = 0
         events: list[Event] = [TilePlayed(p, tile, where, self.end_values())]
+        events += self._higher_double(p, (tile,))
         if self.variant.scoring == BERGEN:
             events += self._bergen_ends(p)
             if self.phase == OVER:
@@ -557,6 +560,7 @@ class DominoState(State):
             self.hands[p].append(tile)
         else:
             self.unknown[p] += 1
+        self.draws[p] += 1
         self.passes = 0
         return [TileDrawn(p, tile, self.boneyard()), *self._after_change(moved=False)]
 
@@ -654,8 +658,17 @@ class DominoState(State):
         self.shown[p] = total(tiles)
         self.shown_tiles[p] = tiles
         events: list[Event] = [HandCounted(p, total(tiles), tiles)]
-        events += self._false_passes(p, tiles)
+        events += self._false_passes(p, tiles) + self._higher_double(p, tiles)
         return events + self._next_reveal()
+
+    def _higher_double(self, p: int, tiles: tuple[str, ...]) -> list[Event]:
+        """tiles=count: a player who has drawn nothing held from the start every tile they
+        play or show; a double higher than the first one set means the wrong double began."""
+        if self.read or self.draws[p] or not self.layout:
+            return []
+        first = self.layout[0]
+        higher = [t for t in tiles if is_double(t) and t[0] > first[0]]
+        return [HigherDouble(p, max(higher), first)] if higher else []
 
     def _false_passes(self, p: int, tiles: tuple[str, ...]) -> list[Event]:
         """A pass is only made with the boneyard empty, so every tile shown now was held then."""
