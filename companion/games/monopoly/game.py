@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, ClassVar
 
 from companion.engine import Action, Draw, Game, GameSpec, IllegalAction, Option, State, Throw
 from companion.games.monopoly import actions as A
@@ -50,6 +50,9 @@ class Monopoly(Game):
     )
     action_types = A.ACTION_TYPES
     tools = {"simulate": "companion.games.monopoly.simulate:main"}
+    # No rule ends a game in which nobody builds: random play may go on for ever, so generic
+    # random tests should cut Monopoly games at a cap instead of expecting the end.
+    unbounded: ClassVar[bool] = True
 
     def __init__(self, players: Any, options: Any = None) -> None:
         super().__init__(players, options)
