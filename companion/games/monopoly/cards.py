@@ -149,7 +149,7 @@ def follow(st: MonopolyState, p: int, card: Card, ev: list[Event]) -> None:
     elif op == TO_JAIL:
         st.send_to_jail(p, "the card says so", ev)
     elif op == COLLECT:
-        st.give(p, card.arg, card.text.rstrip("."), ev)
+        st.give(p, card.arg, "the card", ev)
     elif op == PAY:
         st.explain(f"The card: {card.text}")
         st.charge(p, BANK, card.arg, E.Paid(p, BANK, card.arg, "the card"), ev)
