@@ -22,6 +22,13 @@ from companion.engine import (
 )
 from companion.games import register
 from companion.games.dominoes.events import ends_words
+from companion.games.dominoes.poker import (
+    CATEGORIES,
+    HAND,
+    POKER_ACTIONS,
+    Fold,
+    PokerState,
+)
 from companion.games.dominoes.rules import BERGEN, DRAW, Variant
 from companion.games.dominoes.state import (
     ACTION_TYPES,
@@ -287,3 +294,70 @@ class Bergen(DominoGame):
     def max_length(self) -> int:
         # Every round scores at least the 2 points of the first double.
         return 200 * (len(self.players) * (int(self.options["to"]) // 2 + 1) + 1)
+
+
+POKER_COMMANDS = """\
+  hand TILE TILE TILE TILE TILE   show a hand at the showdown (tiles=read: hand, or show)
+  fold                       leave the deal without showing"""
+
+
+@register
+class DominoPoker(Game):
+    spec = GameSpec(
+        name="domino-poker", title="Domino Poker", min_players=2, max_players=4,
+        inputs=("cards",), rulebook="000: Dominoes Instructions, Poker",
+        aliases=("dominoes-poker", "poker-dominoes"),
+        options=(
+            Option("tiles", "count", "count: hands shown at the showdown; read: every tile"
+                   " dealt is read in", ("count", "read")),
+            Option("deals", 1, "deals in the game; the most deals won wins"),
+        ),
+        house_rules=(
+            "Betting (and any exchange of tiles) is the players' own; the companion ranks the"
+            " showdown. The rulebook's table is read lowest first: one pair (two doubles),"
+            " flush, threes, four straight, full hand, five straight, fours, six straight"
+            " (five sixes in sequence), royal (five doubles). A straight is tiles of one suit"
+            " whose other ends run in sequence. Equal hands, and hands with none of these, are"
+            " compared piece by piece from the highest (pieces rank by high end, then low end:"
+            " 6-6, 6-5 ... 2-1); identical ranks share the deal."
+        ),
+    )
+    action_types: ClassVar = POKER_ACTIONS
+
+    def new_state(self) -> PokerState:
+        return PokerState(self)
+
+    def max_length(self) -> int:
+        return int(self.options["deals"]) * (HAND * len(self.players) + len(self.players)) + 1
+
+    def command_help(self) -> str:
+        return POKER_COMMANDS
+
+    def parse_action(self, state: State, text: str) -> Action:
+        assert isinstance(state, PokerState)
+        words = text.replace(",", " ").split()
+        if not words:
+            raise IllegalAction("Say a command, like: hand 6-6 5-5 4-3 2-1 6-5")
+        who, words = _named_player(self.players, words)
+        verb, args = words[0].lower(), words[1:]
+        if is_tile(verb):
+            verb, args = "hand", words
+        if state.current_player() == CHANCE and verb in ("card", "draw", "hand") and args:
+            return Draw(parse_tile(args[0]))
+        player = _seat(who if who is not None else state.actor())
+        if verb in ("hand", "show"):
+            return ShowHand(player, tuple(parse_tile(a) for a in args))
+        if verb == "fold":
+            return Fold(player)
+        raise IllegalAction(f"I don't know the command {words[0]!r}. {state.expected()}.")
+
+    def query(self, state: State, text: str) -> str | None:
+        word = text.strip().lower()
+        if word == "ranks":
+            return "Lowest first: " + ", ".join(CATEGORIES[1:]) + "."
+        return None
+
+    def interpret(self, state: State, observation: Observation) -> Action:
+        if isinstance(observation, CardSeen) and state.current_player() == CHANCE:
+            return Draw(parse_tile(observation.card))
+        return super().interpret(state, observation)
