@@ -252,10 +252,11 @@ def test_no_pieces_or_no_moves_loses() -> None:
     g, s = game("W:W23:B28")
     texts = play(g, s, "23x32")
     assert s.winners() == (0,) and "Black has no pieces left." in texts[-1]
-    g, s = game("B:W46:B5,41")  # Black's men: 5 can move, so not blocked yet
+    g, s = game("B:W46:B5,41")  # Black's man on 5 can still move
     assert not s.is_terminal()
-    g, s = game("W:W46:B41,37")  # White's man on 46 is blocked (41 taken? 37 behind it)
+    g, s = game("W:W46:B41,37")  # White's only man, on 46, is blocked by 41 with 37 behind
     assert s.is_terminal() and s.winners() == (1,)
+    assert s.result == ((1,), "White cannot move.")
 
 
 def test_refusals_change_nothing() -> None:
