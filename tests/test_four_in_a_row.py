@@ -158,3 +158,20 @@ def test_random_games_keep_invariants(gravity: bool) -> None:
         else:
             line = s.to_json()["result"]["line"]
             assert len(line) >= 4
+
+
+def test_session_threats_question_and_moves() -> None:
+    from companion.journal import Journal
+    from companion.session import Session
+    from companion.voice import Recorder
+
+    rec = Recorder()
+    session = Session.start(FourInARow(["White", "Black"]), Journal.memory(), rec)
+    for text in ["1", "7", "2", "7", "3"]:
+        assert session.command(text).accepted, text
+    reply = session.command("threats")
+    assert reply.accepted and "White threatens to win in column 4" in reply.text
+    assert not session.command("8").accepted
+    assert session.command("4").accepted
+    resumed = Session.resume(session.journal, Recorder())
+    assert resumed.state.to_json() == session.state.to_json()

@@ -188,3 +188,20 @@ def test_random_games_keep_invariants() -> None:
         assert s.legal_actions() == []
         assert s.pegs & ~FULL == 0
         assert (s.winners() == (0,)) == (s.peg_count() == 1 and s.pegs == 1 << s.goal)
+
+
+def test_session_hint_and_jumps() -> None:
+    from companion.journal import Journal
+    from companion.session import Session
+    from companion.voice import Recorder
+
+    rec = Recorder()
+    session = Session.start(Solitaire(["Player"]), Journal.memory(), rec)
+    assert session.command("jumps").text == "4 jumps: d6-d4, b4-d4, f4-d4, d2-d4."
+    assert session.command("hint").text.startswith("Jump ")
+    assert session.command("d6-d4").accepted
+    assert "d6 jumps over d5 to d4; 31 pegs left." in rec.texts
+    reply = session.command("d6-d4")
+    assert not reply.accepted and "no peg in d6" in reply.text
+    resumed = Session.resume(session.journal, Recorder())
+    assert resumed.state.to_json() == session.state.to_json()
