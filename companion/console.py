@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from companion.cards import Card, CardError
-from companion.engine import Action, Draw, IllegalAction, Priority, Throw, sentence
+from companion.engine import Action, Draw, IllegalAction, Priority, Throw, as_player, sentence
 from companion.observations import TextCommand
 from companion.reply import Reply
 
@@ -64,6 +64,8 @@ def _game_command(session: Session, obs: TextCommand) -> Reply:
         return Reply(True, answer)
     session.check_player(obs.player)
     action = session.game.parse_action(session.state, obs.text)
+    if obs.player is not None:
+        action = as_player(action, session.player_index(obs.player))
     return session.apply(action, source=obs.source)
 
 
@@ -80,7 +82,7 @@ def _dice_values(args: list[str]) -> tuple[int, ...]:
 
 def cmd_roll(session: Session, args: list[str], obs: TextCommand) -> Reply:
     values = _dice_values(args)
-    session.check_player(obs.player)
+    session.check_player(obs.player, exact=True)
     request = session.state.chance()
     if request is None or request.kind != "dice":
         raise IllegalAction("No throw is expected now. " + sentence(session.state.expected()))
@@ -100,7 +102,7 @@ def _card(args: list[str]) -> str:
 
 def cmd_card(session: Session, args: list[str], obs: TextCommand) -> Reply:
     card = _card(args)
-    session.check_player(obs.player)
+    session.check_player(obs.player, exact=session.state.chance() is not None)
     request = session.state.chance()
     if request is None or request.kind != "card":
         # Not a draw: the game may take a card as a play ("card 5H" in cribbage).

@@ -83,6 +83,14 @@ class Shuffle(Action):
         return f"shuffle {self.deck}"
 
 
+def as_player(action: Action, player: int) -> Action:
+    """The action as given by ``player``: whoever speaks a command is its actor. Actions
+    without a ``player`` field are returned unchanged."""
+    if any(f.name == "player" for f in dataclasses.fields(action)):
+        return dataclasses.replace(action, player=player)  # type: ignore[call-arg]
+    return action
+
+
 def encode_action(action: Action) -> dict[str, Any]:
     out: dict[str, Any] = {"type": type(action).__name__}
     for f in dataclasses.fields(action):

@@ -171,15 +171,18 @@ class Session:
                                            player=obs.player, time=obs.time))
         if isinstance(obs, TagSeen):
             return self.submit(self.tags.resolve(obs))
-        self.check_player(obs.player)
+        self.check_player(obs.player, exact=self.state.chance() is not None)
         action = self.game.interpret(self.state, obs)
         return self.offer(action, obs.source, obs.confidence)
 
-    def check_player(self, name: str | None) -> None:
+    def check_player(self, name: str | None, *, exact: bool = False) -> None:
+        """Refuse input from a named player who may not give it now. ``exact``: only the
+        player whose turn it is (a throw or a draw), even where anyone may speak otherwise."""
         if name is None or self.state.is_terminal():
             return
         index = self.player_index(name)
-        if not self.state.may_act(index):
+        allowed = index == self.state.actor() if exact else self.state.may_act(index)
+        if not allowed:
             actor = self.state.actor()
             whose = self.game.players[actor] if actor is not None else "nobody"
             raise IllegalAction(f"{self.game.players[index]}, it is {whose}'s turn")

@@ -156,3 +156,23 @@ def test_informational_commands_change_nothing(line):
     assert session.command(line).accepted
     assert session.state.to_json() == before
     assert not list(session.journal.entries())
+
+
+def test_a_named_speaker_is_the_actor_of_the_command():
+    from companion.engine import Throw, as_player
+    from tests.toy_game import Bank
+
+    assert as_player(Bank(0), 1) == Bank(1)
+    assert as_player(Throw((3,)), 1) == Throw((3,))
+    session, _ = start()
+    assert session.command("Red bank").accepted  # Red banks, then it is Blue's turn
+    assert session.state.turn == 1
+
+
+def test_a_throw_named_for_another_player_is_refused_even_where_anyone_may_speak():
+    session, _ = start()
+    session.command("go")
+    session.state.may_act = lambda player: True  # as in Monopoly, where anyone may bid
+    reply = session.command("Blue roll 4")
+    assert reply.text == "Blue, it is Red's turn" and session.state.pot == 0
+    assert session.command("Red roll 4").accepted

@@ -52,7 +52,7 @@ class Monopoly(Game):
     tools = {"simulate": "companion.games.monopoly.simulate:main"}
     # No rule ends a game in which nobody builds: random play may go on for ever, so generic
     # random tests should cut Monopoly games at a cap instead of expecting the end.
-    unbounded: ClassVar[bool] = True
+    bounded: ClassVar[bool] = False  # random play need not end: tests cut it short
 
     def __init__(self, players: Any, options: Any = None) -> None:
         super().__init__(players, options)
