@@ -314,3 +314,53 @@ def test_session_round_trip() -> None:
     assert not session.command("37-32x").accepted
     resumed = Session.resume(session.journal, Recorder())
     assert resumed.state.to_json() == session.state.to_json()
+
+
+def _pydraughts_fen(pos, geometry) -> str:  # type: ignore[no-untyped-def]
+    """pydraughts' internal board string: side to move, then one letter per square."""
+    chars = []
+    for sq in range(1, geometry.squares + 1):
+        b = 1 << geometry.bit(sq)
+        if pos.bottom & b:
+            chars.append("W" if pos.kings & b else "w")
+        elif pos.top & b:
+            chars.append("B" if pos.kings & b else "b")
+        else:
+            chars.append("e")
+    return ("W" if pos.bottom_to_move else "B") + "".join(chars)
+
+
+def _pydraughts_perft(board, depth: int) -> int:  # type: ignore[no-untyped-def]
+    moves, caps = board.legal_moves()
+    unique = {}
+    for m, c in zip(moves, caps, strict=True):
+        unique.setdefault((m[0][0], m[-1][1], frozenset(x for x in c if x is not None)), m)
+    if depth == 1:
+        return len(unique)
+    total = 0
+    for m in unique.values():
+        child = board.copy_fast()
+        child.push(m)
+        total += _pydraughts_perft(child, depth - 1)
+    return total
+
+
+def test_agrees_with_pydraughts_when_installed() -> None:
+    """Differential check against an independent generator (pydraughts, MIT), if present."""
+    core = pytest.importorskip("draughts.core.game")
+    from companion.games._draughts_core import draughts_moves, draughts_play
+
+    rng = random.Random(12)
+    g, s = game()
+    pos = s.pos
+    for _ in range(6):
+        for _ in range(rng.randrange(8, 30)):
+            moves = draughts_moves(pos)
+            if not moves:
+                break
+            pos = draughts_play(pos, rng.choice(moves))
+        if not draughts_moves(pos):
+            pos = s.pos
+            continue
+        theirs = core.Game("standard", fen=_pydraughts_fen(pos, DRAUGHTS_BOARD))
+        assert perft(pos, 2, "draughts") == _pydraughts_perft(theirs, 2)
