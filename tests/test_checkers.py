@@ -85,6 +85,8 @@ def test_start_position_red_moves_first_with_seven_moves() -> None:
         ["9-13", "9-14", "10-14", "10-15", "11-15", "11-16", "12-16"]
     )
     assert play(g, s, "11-15") == ["Red moves 11 to 15.", "White's turn."]
+    assert str(g.parse_action(s, "23 to 19")) == "23-19"
+    assert str(g.parse_action(s, "23 19")) == "23-19"
 
 
 def test_single_jump_is_announced_with_the_piece_taken() -> None:

@@ -396,7 +396,8 @@ def _bits(mask: int) -> list[int]:
 
 # --------------------------------------------------------------------------- notation
 
-_MOVE_TEXT = re.compile(r"^\s*(\d+)\s*(?:([-x:])\s*(\d+))((?:\s*[-x:]\s*\d+)*)\s*$", re.I)
+_SEP = r"(?:\s*[-x:]\s*|\s+)"
+_MOVE_TEXT = re.compile(rf"^\s*\d+{_SEP}\d+(?:{_SEP}\d+)*\s*$", re.I)
 
 
 def parse_move(state: BoardState, text: str) -> PieceMove:
@@ -405,7 +406,8 @@ def parse_move(state: BoardState, text: str) -> PieceMove:
     Squares between the first and last must be landing squares of the move, in order; the
     short form is accepted when only one legal move fits.
     """
-    m = _MOVE_TEXT.match(text.lower())
+    text = re.sub(r"\s+(?:to|takes|by)\s+", "-", text.lower())
+    m = _MOVE_TEXT.match(text)
     if not m:
         raise IllegalAction(f"I don't understand {text.strip()!r}: say a move like 11-15 or 22x15")
     numbers = [int(n) for n in re.findall(r"\d+", text)]
