@@ -10,14 +10,9 @@ import pytest
 from companion.engine import CHANCE, Draw, GameOver, IllegalAction
 from companion.games import find
 from companion.games.dominoes import Bergen, Dominoes, DoubleSix
+from companion.games.dominoes.actions import Pass, Play, Redeal, ShowHand
 from companion.games.dominoes.rules import score_round
-from companion.games.dominoes.state import (
-    DominoState,
-    Pass,
-    Play,
-    Redeal,
-    ShowHand,
-)
+from companion.games.dominoes.state import DominoState
 from companion.games.dominoes.tiles import ALL_TILES, parse_tile, tile_name
 
 NAMES = ["Red", "Blue", "Green", "Yellow"]

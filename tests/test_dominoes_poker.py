@@ -8,6 +8,7 @@ import pytest
 
 from companion.engine import CHANCE, Draw, GameOver, IllegalAction
 from companion.games import find
+from companion.games.dominoes.actions import ShowHand
 from companion.games.dominoes.poker import (
     CATEGORIES,
     POKER_TILES,
@@ -16,7 +17,6 @@ from companion.games.dominoes.poker import (
     hand_words,
     rank,
 )
-from companion.games.dominoes.state import ShowHand
 
 NAMES = ["Red", "Blue", "Green", "Yellow"]
 

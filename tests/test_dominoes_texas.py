@@ -8,7 +8,7 @@ import pytest
 
 from companion.engine import CHANCE, Draw, IllegalAction
 from companion.games import find
-from companion.games.dominoes.state import Play
+from companion.games.dominoes.actions import Play
 from companion.games.dominoes.texas import (
     COUNT_TILES,
     TRUMP_SUIT,

@@ -1,8 +1,10 @@
-"""Dominoes (double-six set): the draw games of rulebooks 000 and 004, Block and Bergen.
+"""Dominoes (double-six set): every dominoes game of rulebooks 000 and 004.
 
-One registered game per rulebook game, sharing one model (``state``): a line or spinner
-layout, hidden hands learned as tiles are played (or every tile read in with tiles=read),
-draws, passes, blocked games and the scoring of each text (``rules``). Design and choices:
+One registered game per rulebook game. The line games (the 000 draw game, 004 Double-Six,
+Block, Bergen) share one model (``state``): a line or spinner layout, hidden hands learned as
+tiles are played (or every tile read in with tiles=read), draws, passes, blocked games and the
+scoring of each text (``rules``). Poker (``poker``), Bingo (``bingo``) and Four Hand Texas
+(``texas``) are games of other kinds and have their own modules. Design and choices:
 docs/games/dominoes.md.
 """
 
@@ -18,26 +20,12 @@ from companion.engine import (
     GameSpec,
     IllegalAction,
     Option,
-    Shuffle,
     State,
 )
 from companion.games import register
-from companion.games.dominoes.bingo import BINGO_ACTIONS, IDLE_PASSES, BingoState, Take
-from companion.games.dominoes.events import ends_words
-from companion.games.dominoes.poker import (
-    CATEGORIES,
-    HAND,
-    POKER_ACTIONS,
-    Fold,
-    PokerState,
-)
-from companion.games.dominoes.rules import BERGEN, DRAW, Variant
-from companion.games.dominoes.state import (
+from companion.games.dominoes import bingo, poker, texas  # noqa: F401  (they register their games)
+from companion.games.dominoes.actions import (
     ACTION_TYPES,
-    OPENING,
-    PLAY,
-    REVEAL,
-    DominoState,
     Pass,
     Pick,
     Pips,
@@ -45,7 +33,10 @@ from companion.games.dominoes.state import (
     Redeal,
     ShowHand,
 )
-from companion.games.dominoes.texas import TEXAS_ACTIONS, Bid, NameTrump, TexasState
+from companion.games.dominoes.commands import named_player, player_index, seat
+from companion.games.dominoes.events import ends_words
+from companion.games.dominoes.rules import BERGEN, DRAW, Variant
+from companion.games.dominoes.state import OPENING, PLAY, REVEAL, DominoState
 from companion.games.dominoes.tiles import is_tile, parse_tile
 from companion.observations import CardSeen, Observation
 
@@ -109,7 +100,7 @@ class DominoGame(Game):
         words = text.replace(",", " ").split()
         if not words:
             raise IllegalAction("Say a command, like: play 6-4 left")
-        who, words = _named_player(self.players, words)
+        who, words = named_player(self.players, words)
         verb, args = words[0].lower(), words[1:]
         if is_tile(verb):
             verb, args = "play", words
@@ -123,28 +114,28 @@ class DominoGame(Game):
                 return Draw(tile)
             if state.phase == OPENING and not state.read and who is None:
                 raise IllegalAction(f"Who sets it? Say: play {tile} and the player's name")
-            return Play(_seat(player), tile, " ".join(args[1:]))
+            return Play(seat(player), tile, " ".join(args[1:]))
         if verb in ("draw", "pick", "take"):
             if state.current_player() == CHANCE:
                 if not args:
                     raise IllegalAction("Read the tile drawn, like: draw 6-4")
                 return Draw(parse_tile(args[0]))
             if state.read and state.phase == PLAY:
-                raise IllegalAction(f"{self.players[_seat(player)]} can play: no draw now."
+                raise IllegalAction(f"{self.players[seat(player)]} can play: no draw now."
                                     f" The ends are {ends_words(state.end_values())}")
-            return Pick(_seat(player), parse_tile(args[0]) if args else "")
+            return Pick(seat(player), parse_tile(args[0]) if args else "")
         if verb in ("pass", "knock"):
-            return Pass(_seat(player))
+            return Pass(seat(player))
         if verb in ("redeal", "nodouble", "reshuffle"):
             return Redeal()
         if verb == "hand":
             if args in (["empty"], ["none"]):
                 args = []
-            return ShowHand(_seat(player), tuple(parse_tile(a) for a in args))
+            return ShowHand(seat(player), tuple(parse_tile(a) for a in args))
         if verb == "pips":
             if len(args) != 1 or not args[0].isdigit():
                 raise IllegalAction("Say the pips as a number, like: pips 13")
-            return Pips(_seat(player), int(args[0]))
+            return Pips(seat(player), int(args[0]))
         raise IllegalAction(f"I don't know the command {words[0]!r}. {state.expected()}.")
 
     def query(self, state: State, text: str) -> str | None:
@@ -168,7 +159,7 @@ class DominoGame(Game):
             if state.current_player() == CHANCE:
                 return Draw(tile)
             if state.phase == OPENING and not state.read:
-                who = _index(self.players, observation.player)
+                who = player_index(self.players, observation.player)
                 if who is None:
                     raise IllegalAction(f"Who sets it? Say: play {tile} and the player's name")
                 return Play(who, tile)
@@ -178,29 +169,6 @@ class DominoGame(Game):
                 raise IllegalAction("Type the tiles left in the hand: hand 6-4 3-3")
             raise IllegalAction(f"No tile is expected now. {state.expected()}.")
         return super().interpret(state, observation)
-
-
-def _named_player(players: tuple[str, ...], words: list[str]) -> tuple[int | None, list[str]]:
-    for i, word in enumerate(words):
-        who = _index(players, word)
-        if who is not None and i > 0:
-            return who, words[:i] + words[i + 1:]
-    return None, words
-
-
-def _index(players: tuple[str, ...], name: str | None) -> int | None:
-    if name is None:
-        return None
-    for i, player in enumerate(players):
-        if player.lower() == name.lower():
-            return i
-    return None
-
-
-def _seat(player: int | None) -> int:
-    if player is None:
-        raise IllegalAction("The game is over")
-    return player
 
 
 # --------------------------------------------------------------------------- the games
@@ -297,217 +265,3 @@ class Bergen(DominoGame):
     def max_length(self) -> int:
         # Every round scores at least the 2 points of the first double.
         return 200 * (len(self.players) * (int(self.options["to"]) // 2 + 1) + 1)
-
-
-POKER_COMMANDS = """\
-  hand TILE TILE TILE TILE TILE   show a hand at the showdown (tiles=read: hand, or show)
-  fold                       leave the deal without showing"""
-
-
-@register
-class DominoPoker(Game):
-    spec = GameSpec(
-        name="domino-poker", title="Domino Poker", min_players=2, max_players=4,
-        inputs=("cards",), rulebook="000: Dominoes Instructions, Poker",
-        aliases=("dominoes-poker", "poker-dominoes"),
-        options=(
-            Option("tiles", "count", "count: hands shown at the showdown; read: every tile"
-                   " dealt is read in", ("count", "read")),
-            Option("deals", 1, "deals in the game; the most deals won wins"),
-        ),
-        house_rules=(
-            "Betting (and any exchange of tiles) is the players' own; the companion ranks the"
-            " showdown. The rulebook's table is read lowest first: one pair (two doubles),"
-            " flush, threes, four straight, full hand, five straight, fours, six straight"
-            " (five sixes in sequence), royal (five doubles). A straight is tiles of one suit"
-            " whose other ends run in sequence. Equal hands, and hands with none of these, are"
-            " compared piece by piece from the highest (pieces rank by high end, then low end:"
-            " 6-6, 6-5 ... 2-1); identical ranks share the deal."
-        ),
-    )
-    action_types: ClassVar = POKER_ACTIONS
-
-    def new_state(self) -> PokerState:
-        return PokerState(self)
-
-    def max_length(self) -> int:
-        return int(self.options["deals"]) * (HAND * len(self.players) + len(self.players)) + 1
-
-    def command_help(self) -> str:
-        return POKER_COMMANDS
-
-    def parse_action(self, state: State, text: str) -> Action:
-        assert isinstance(state, PokerState)
-        words = text.replace(",", " ").split()
-        if not words:
-            raise IllegalAction("Say a command, like: hand 6-6 5-5 4-3 2-1 6-5")
-        who, words = _named_player(self.players, words)
-        verb, args = words[0].lower(), words[1:]
-        if is_tile(verb):
-            verb, args = "hand", words
-        if state.current_player() == CHANCE and verb in ("card", "draw", "hand") and args:
-            return Draw(parse_tile(args[0]))
-        player = _seat(who if who is not None else state.actor())
-        if verb in ("hand", "show"):
-            return ShowHand(player, tuple(parse_tile(a) for a in args))
-        if verb == "fold":
-            return Fold(player)
-        raise IllegalAction(f"I don't know the command {words[0]!r}. {state.expected()}.")
-
-    def query(self, state: State, text: str) -> str | None:
-        word = text.strip().lower()
-        if word == "ranks":
-            return "Lowest first: " + ", ".join(CATEGORIES[1:]) + "."
-        return None
-
-    def interpret(self, state: State, observation: Observation) -> Action:
-        if isinstance(observation, CardSeen) and state.current_player() == CHANCE:
-            return Draw(parse_tile(observation.card))
-        return super().interpret(state, observation)
-
-
-BINGO_COMMANDS = """\
-  row TILE ... (28 tiles)    the whole row, left to right (or read it tile by tile: card 6-4)
-  remove                     take out the tile that matches the count (also: take, next)
-  keep                       remove=may: leave it in the row"""
-
-
-@register
-class Bingo(Game):
-    spec = GameSpec(
-        name="domino-bingo", title="Bingo (dominoes patience)", min_players=1, max_players=1,
-        inputs=("cards",), rulebook="000: Dominoes Instructions, Bingo",
-        aliases=("dominoes-bingo",), default_players=("Player",),
-        options=(
-            Option("remove", "must", "must: a tile matching the count is removed; may: the"
-                   " player may leave it", ("must", "may")),
-        ),
-        house_rules=(
-            "The count runs on without restarting when the row is closed up. A tile that"
-            " matches is removed (option remove=may: the player chooses). The patience is"
-            " lost when the count has gone along the row thirteen times in a row without a"
-            " removal: every starting number has then been tried on the same row."
-        ),
-    )
-    action_types: ClassVar = BINGO_ACTIONS
-
-    def new_state(self) -> BingoState:
-        return BingoState(self)
-
-    def max_length(self) -> int:
-        # 28 tiles read, 28 removals; kept matches between removals are limited by the
-        # thirteen idle passes of at most 28 tiles.
-        return 28 + 28 * (IDLE_PASSES * 28 + 1) + 1
-
-    def command_help(self) -> str:
-        return BINGO_COMMANDS
-
-    def parse_action(self, state: State, text: str) -> Action:
-        assert isinstance(state, BingoState)
-        words = text.replace(",", " ").split()
-        if not words:
-            raise IllegalAction("Say remove, or read the row")
-        verb, args = words[0].lower(), words[1:]
-        if verb == "row":
-            return Shuffle("dominoes", tuple(parse_tile(a) for a in args))
-        if verb in ("card", "tile") and args:
-            return Draw(parse_tile(args[0]))
-        if is_tile(verb) and state.current_player() == CHANCE:
-            return Draw(parse_tile(verb))
-        if verb in ("remove", "take", "next"):
-            return Take(0, True)
-        if verb == "keep":
-            return Take(0, False)
-        raise IllegalAction(f"I don't know the command {words[0]!r}. {state.expected()}.")
-
-    def interpret(self, state: State, observation: Observation) -> Action:
-        if isinstance(observation, CardSeen) and state.current_player() == CHANCE:
-            return Draw(parse_tile(observation.card))
-        return super().interpret(state, observation)
-
-
-TEXAS_COMMANDS = """\
-  bid N | pass               bid 30 to 42 (after 42: double it, 84, 168 ...), or pass
-  trump N | trump doubles | trump none    the bid winner names trumps (also: no trump)
-  play TILE (or just TILE)   play a tile to the trick"""
-
-
-@register
-class Texas(Game):
-    spec = GameSpec(
-        name="texas-42", title="Four Hand Texas (42)", min_players=4, max_players=4,
-        inputs=("cards",), rulebook="000: Dominoes Instructions, Four Hand Texas",
-        aliases=("42", "four-hand-texas", "texas"),
-        default_players=("Red", "Blue", "Green", "Yellow"),
-        options=(
-            Option("tiles", "count", "count: tiles learned when played; read: every dealt"
-                   " tile is read in", ("count", "read")),
-            Option("to", 250, "points to win"),
-            Option("dealer", 0, "the first dealer (0 is the first-named player)", (0, 1, 2, 3)),
-        ),
-        house_rules=(
-            "Partners sit opposite: players 1 and 3 against 2 and 4 as named. Each player"
-            " bids once, from the dealer's left, the dealer last; a bid must top the one"
-            " before; if all pass, the next dealer deals again. A non-trump tile led belongs"
-            " to its higher end (a double to its number); a tile holding the trump number is a"
-            " trump only. All seven tricks are played. A bid under 42 is made with that many"
-            " points; a bid of 42 or more needs all 42."
-        ),
-    )
-    action_types: ClassVar = TEXAS_ACTIONS
-
-    def new_state(self) -> TexasState:
-        return TexasState(self)
-
-    def max_length(self) -> int:
-        # A round: 28 tiles read, 4 bids, trumps, 28 plays. Each scored round adds at least
-        # 30 to one side; a round where all pass is dealt again (rare in random play).
-        rounds = 2 * (int(self.options["to"]) // 30 + 1) + 40
-        return 61 * rounds
-
-    def command_help(self) -> str:
-        return TEXAS_COMMANDS
-
-    def parse_action(self, state: State, text: str) -> Action:
-        assert isinstance(state, TexasState)
-        words = text.replace(",", " ").lower().split()
-        if not words:
-            raise IllegalAction("Say a command, like: bid 30")
-        verb, args = words[0], words[1:]
-        if is_tile(verb):
-            verb, args = "play", words
-        if state.current_player() == CHANCE:
-            if verb in ("card", "play", "draw") and args:
-                return Draw(parse_tile(args[0]))
-            raise IllegalAction(f"Read the tiles dealt first. {state.expected()}.")
-        player = _seat(state.actor())
-        if verb == "pass":
-            return Bid(player, 0)
-        if verb == "bid":
-            if len(args) != 1 or not args[0].isdigit():
-                raise IllegalAction("Say the bid as a number, like: bid 30")
-            return Bid(player, int(args[0]))
-        if verb == "no" and args[:1] == ["trump"]:
-            return NameTrump(player, "none")
-        if verb in ("trump", "trumps"):
-            if len(args) != 1:
-                raise IllegalAction("Say trump and a number 0 to 6, doubles, or none")
-            word = {"blanks": "0", "blank": "0", "notrump": "none", "double": "doubles"}.get(
-                args[0], args[0])
-            return NameTrump(player, word)
-        if verb in ("play", "card"):
-            if len(args) != 1:
-                raise IllegalAction("Say which tile, like: play 6-4")
-            return Play(player, parse_tile(args[0]))
-        raise IllegalAction(f"I don't know the command {words[0]!r}. {state.expected()}.")
-
-    def interpret(self, state: State, observation: Observation) -> Action:
-        assert isinstance(state, TexasState)
-        if isinstance(observation, CardSeen):
-            tile = parse_tile(observation.card)
-            if state.current_player() == CHANCE:
-                return Draw(tile)
-            if state.phase == "play":
-                return Play(state.turn, tile)
-            raise IllegalAction(f"No tile is expected now. {state.expected()}.")
-        return super().interpret(state, observation)

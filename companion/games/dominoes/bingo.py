@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from companion.engine import (
     CHANCE,
@@ -21,16 +21,18 @@ from companion.engine import (
     ChanceRequest,
     Draw,
     Event,
+    Game,
     GameOver,
+    GameSpec,
     IllegalAction,
+    Option,
     Priority,
     Shuffle,
     State,
 )
-from companion.games.dominoes.tiles import ALL_TILES, parse_tile, pips, tile_name
-
-if TYPE_CHECKING:
-    from companion.games.dominoes import Bingo
+from companion.games import register
+from companion.games.dominoes.tiles import ALL_TILES, is_tile, parse_tile, pips, tile_name
+from companion.observations import CardSeen, Observation
 
 COUNT_TO = 12
 IDLE_PASSES = COUNT_TO + 1  # 13 passes without a removal: every count offset tried
@@ -239,3 +241,65 @@ class BingoState(State):
             "removed": list(self.removed),
             "won": self.won,
         }
+
+
+# --------------------------------------------------------------------------- the game
+
+BINGO_COMMANDS = """\
+  row TILE ... (28 tiles)    the whole row, left to right (or read it tile by tile: card 6-4)
+  remove                     take out the tile that matches the count (also: take, next)
+  keep                       remove=may: leave it in the row"""
+
+
+@register
+class Bingo(Game):
+    spec = GameSpec(
+        name="domino-bingo", title="Bingo (dominoes patience)", min_players=1, max_players=1,
+        inputs=("cards",), rulebook="000: Dominoes Instructions, Bingo",
+        aliases=("dominoes-bingo",), default_players=("Player",),
+        options=(
+            Option("remove", "must", "must: a tile matching the count is removed; may: the"
+                   " player may leave it", ("must", "may")),
+        ),
+        house_rules=(
+            "The count runs on without restarting when the row is closed up. A tile that"
+            " matches is removed (option remove=may: the player chooses). The patience is"
+            " lost when the count has gone along the row thirteen times in a row without a"
+            " removal: every starting number has then been tried on the same row."
+        ),
+    )
+    action_types: ClassVar = BINGO_ACTIONS
+
+    def new_state(self) -> BingoState:
+        return BingoState(self)
+
+    def max_length(self) -> int:
+        # 28 tiles read, 28 removals; kept matches between removals are limited by the
+        # thirteen idle passes of at most 28 tiles.
+        return 28 + 28 * (IDLE_PASSES * 28 + 1) + 1
+
+    def command_help(self) -> str:
+        return BINGO_COMMANDS
+
+    def parse_action(self, state: State, text: str) -> Action:
+        assert isinstance(state, BingoState)
+        words = text.replace(",", " ").split()
+        if not words:
+            raise IllegalAction("Say remove, or read the row")
+        verb, args = words[0].lower(), words[1:]
+        if verb == "row":
+            return Shuffle("dominoes", tuple(parse_tile(a) for a in args))
+        if verb in ("card", "tile") and args:
+            return Draw(parse_tile(args[0]))
+        if is_tile(verb) and state.current_player() == CHANCE:
+            return Draw(parse_tile(verb))
+        if verb in ("remove", "take", "next"):
+            return Take(0, True)
+        if verb == "keep":
+            return Take(0, False)
+        raise IllegalAction(f"I don't know the command {words[0]!r}. {state.expected()}.")
+
+    def interpret(self, state: State, observation: Observation) -> Action:
+        if isinstance(observation, CardSeen) and state.current_player() == CHANCE:
+            return Draw(parse_tile(observation.card))
+        return super().interpret(state, observation)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from companion.engine import (
     CHANCE,
@@ -17,23 +17,27 @@ from companion.engine import (
     ChanceRequest,
     Draw,
     Event,
+    Game,
     GameOver,
+    GameSpec,
     IllegalAction,
+    Option,
     Priority,
     State,
 )
-from companion.games.dominoes.state import ShowHand
+from companion.games import register
+from companion.games.dominoes.actions import ShowHand
+from companion.games.dominoes.commands import named_player, seat
 from companion.games.dominoes.tiles import (
     ALL_TILES,
     and_list,
     ends_of,
     is_double,
+    is_tile,
     parse_tile,
     tile_name,
 )
-
-if TYPE_CHECKING:
-    from companion.games.dominoes import DominoPoker
+from companion.observations import CardSeen, Observation
 
 # "Remove all blanks and 1-1 pieces and use 20 dominoes."
 POKER_TILES: tuple[str, ...] = tuple(t for t in ALL_TILES if "0" not in t and t != "1-1")
@@ -370,3 +374,72 @@ class PokerState(State):
             "wins": list(self.wins),
             "winners": list(self.final),
         }
+
+
+# --------------------------------------------------------------------------- the game
+
+POKER_COMMANDS = """\
+  hand TILE TILE TILE TILE TILE   show a hand at the showdown (tiles=read: hand, or show)
+  fold                       leave the deal without showing"""
+
+
+@register
+class DominoPoker(Game):
+    spec = GameSpec(
+        name="domino-poker", title="Domino Poker", min_players=2, max_players=4,
+        inputs=("cards",), rulebook="000: Dominoes Instructions, Poker",
+        aliases=("dominoes-poker", "poker-dominoes"),
+        options=(
+            Option("tiles", "count", "count: hands shown at the showdown; read: every tile"
+                   " dealt is read in", ("count", "read")),
+            Option("deals", 1, "deals in the game; the most deals won wins"),
+        ),
+        house_rules=(
+            "Betting (and any exchange of tiles) is the players' own; the companion ranks the"
+            " showdown. The rulebook's table is read lowest first: one pair (two doubles),"
+            " flush, threes, four straight, full hand, five straight, fours, six straight"
+            " (five sixes in sequence), royal (five doubles). A straight is tiles of one suit"
+            " whose other ends run in sequence. Equal hands, and hands with none of these, are"
+            " compared piece by piece from the highest (pieces rank by high end, then low end:"
+            " 6-6, 6-5 ... 2-1); identical ranks share the deal."
+        ),
+    )
+    action_types: ClassVar = POKER_ACTIONS
+
+    def new_state(self) -> PokerState:
+        return PokerState(self)
+
+    def max_length(self) -> int:
+        return int(self.options["deals"]) * (HAND * len(self.players) + len(self.players)) + 1
+
+    def command_help(self) -> str:
+        return POKER_COMMANDS
+
+    def parse_action(self, state: State, text: str) -> Action:
+        assert isinstance(state, PokerState)
+        words = text.replace(",", " ").split()
+        if not words:
+            raise IllegalAction("Say a command, like: hand 6-6 5-5 4-3 2-1 6-5")
+        who, words = named_player(self.players, words)
+        verb, args = words[0].lower(), words[1:]
+        if is_tile(verb):
+            verb, args = "hand", words
+        if state.current_player() == CHANCE and verb in ("card", "draw", "hand") and args:
+            return Draw(parse_tile(args[0]))
+        player = seat(who if who is not None else state.actor())
+        if verb in ("hand", "show"):
+            return ShowHand(player, tuple(parse_tile(a) for a in args))
+        if verb == "fold":
+            return Fold(player)
+        raise IllegalAction(f"I don't know the command {words[0]!r}. {state.expected()}.")
+
+    def query(self, state: State, text: str) -> str | None:
+        word = text.strip().lower()
+        if word == "ranks":
+            return "Lowest first: " + ", ".join(CATEGORIES[1:]) + "."
+        return None
+
+    def interpret(self, state: State, observation: Observation) -> Action:
+        if isinstance(observation, CardSeen) and state.current_player() == CHANCE:
+            return Draw(parse_tile(observation.card))
+        return super().interpret(state, observation)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from companion.engine import (
     CHANCE,
@@ -21,25 +21,29 @@ from companion.engine import (
     ChanceRequest,
     Draw,
     Event,
+    Game,
     GameOver,
+    GameSpec,
     IllegalAction,
+    Option,
     Priority,
     State,
     TurnPasses,
 )
-from companion.games.dominoes.state import Play
+from companion.games import register
+from companion.games.dominoes.actions import Play
+from companion.games.dominoes.commands import seat
 from companion.games.dominoes.tiles import (
     ALL_TILES,
     and_list,
     ends_of,
     is_double,
+    is_tile,
     parse_tile,
     tile_name,
     value_word,
 )
-
-if TYPE_CHECKING:
-    from companion.games.dominoes import Texas
+from companion.observations import CardSeen, Observation
 
 HAND = 7
 MIN_BID = 30
@@ -551,3 +555,92 @@ _HANDLERS: dict[type[Action], Any] = {
     NameTrump: TexasState._name_trump,
     Play: TexasState._play,
 }
+
+
+# --------------------------------------------------------------------------- the game
+
+TEXAS_COMMANDS = """\
+  bid N | pass               bid 30 to 42 (after 42: double it, 84, 168 ...), or pass
+  trump N | trump doubles | trump none    the bid winner names trumps (also: no trump)
+  play TILE (or just TILE)   play a tile to the trick"""
+
+
+@register
+class Texas(Game):
+    spec = GameSpec(
+        name="texas-42", title="Four Hand Texas (42)", min_players=4, max_players=4,
+        inputs=("cards",), rulebook="000: Dominoes Instructions, Four Hand Texas",
+        aliases=("42", "four-hand-texas", "texas"),
+        default_players=("Red", "Blue", "Green", "Yellow"),
+        options=(
+            Option("tiles", "count", "count: tiles learned when played; read: every dealt"
+                   " tile is read in", ("count", "read")),
+            Option("to", 250, "points to win"),
+            Option("dealer", 0, "the first dealer (0 is the first-named player)", (0, 1, 2, 3)),
+        ),
+        house_rules=(
+            "Partners sit opposite: players 1 and 3 against 2 and 4 as named. Each player"
+            " bids once, from the dealer's left, the dealer last; a bid must top the one"
+            " before; if all pass, the next dealer deals again. A non-trump tile led belongs"
+            " to its higher end (a double to its number); a tile holding the trump number is a"
+            " trump only. All seven tricks are played. A bid under 42 is made with that many"
+            " points; a bid of 42 or more needs all 42."
+        ),
+    )
+    action_types: ClassVar = TEXAS_ACTIONS
+
+    def new_state(self) -> TexasState:
+        return TexasState(self)
+
+    def max_length(self) -> int:
+        # A round: 28 tiles read, 4 bids, trumps, 28 plays. Each scored round adds at least
+        # 30 to one side; a round where all pass is dealt again (rare in random play).
+        rounds = 2 * (int(self.options["to"]) // 30 + 1) + 40
+        return 61 * rounds
+
+    def command_help(self) -> str:
+        return TEXAS_COMMANDS
+
+    def parse_action(self, state: State, text: str) -> Action:
+        assert isinstance(state, TexasState)
+        words = text.replace(",", " ").lower().split()
+        if not words:
+            raise IllegalAction("Say a command, like: bid 30")
+        verb, args = words[0], words[1:]
+        if is_tile(verb):
+            verb, args = "play", words
+        if state.current_player() == CHANCE:
+            if verb in ("card", "play", "draw") and args:
+                return Draw(parse_tile(args[0]))
+            raise IllegalAction(f"Read the tiles dealt first. {state.expected()}.")
+        player = seat(state.actor())
+        if verb == "pass":
+            return Bid(player, 0)
+        if verb == "bid":
+            if len(args) != 1 or not args[0].isdigit():
+                raise IllegalAction("Say the bid as a number, like: bid 30")
+            return Bid(player, int(args[0]))
+        if verb == "no" and args[:1] == ["trump"]:
+            return NameTrump(player, "none")
+        if verb in ("trump", "trumps"):
+            if len(args) != 1:
+                raise IllegalAction("Say trump and a number 0 to 6, doubles, or none")
+            word = {"blanks": "0", "blank": "0", "notrump": "none", "double": "doubles"}.get(
+                args[0], args[0])
+            return NameTrump(player, word)
+        if verb in ("play", "card"):
+            if len(args) != 1:
+                raise IllegalAction("Say which tile, like: play 6-4")
+            return Play(player, parse_tile(args[0]))
+        raise IllegalAction(f"I don't know the command {words[0]!r}. {state.expected()}.")
+
+    def interpret(self, state: State, observation: Observation) -> Action:
+        assert isinstance(state, TexasState)
+        if isinstance(observation, CardSeen):
+            tile = parse_tile(observation.card)
+            if state.current_player() == CHANCE:
+                return Draw(tile)
+            if state.phase == "play":
+                return Play(state.turn, tile)
+            raise IllegalAction(f"No tile is expected now. {state.expected()}.")
+        return super().interpret(state, observation)
