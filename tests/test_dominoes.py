@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 from typing import Any
 
 import pytest
@@ -447,3 +448,78 @@ def test_a_higher_double_held_from_the_start_is_pointed_out() -> None:
     texts = typed(s2, "play 6-6")  # Red drew nothing: held the double six all along
     assert texts[1] == ("Note: Red held the double six from the start, higher than the double"
                         " four set first.")
+
+
+# --------------------------------------------------------------------------- session
+
+
+def test_session_typed_reader_undo_and_resume() -> None:
+    from companion.journal import Journal
+    from companion.observations import CardSeen
+    from companion.session import Session
+    from companion.voice import Recorder
+
+    recorder = Recorder()
+    game = find("dominoes")(["Red", "Blue"])
+    session = Session.start(game, Journal.memory(), announcer=recorder)
+    reply = session.command("play 6-6")
+    assert not reply.accepted and "Who sets it" in reply.text
+    assert session.command("play 6-6 Red").accepted
+    assert "Red sets the double six; the open ends are six and six." in recorder.texts
+    reply = session.command("Blue play 6-4")
+    assert not reply.accepted and reply.text == (
+        "The six-four fits both ends: say play 6-4 left or right")
+    assert session.command("Blue play 6-4 left").accepted
+    reply = session.submit(CardSeen(source="reader", card="5-6"))  # Red's tile, one end fits
+    assert reply.accepted
+    assert recorder.texts[-2] == "Red plays six-five on the right; the ends are four and five."
+    assert session.command("ends").text == "The open ends are four and five."
+    assert not session.command("Red pass").accepted  # Blue's turn
+    session.undo()
+    assert session.state.end_values() == (4, 6)  # type: ignore[attr-defined]
+    assert session.command("card 6-5").accepted
+    resumed = Session.resume(session.journal, Recorder())
+    assert resumed.state.to_json() == session.state.to_json()
+
+
+# --------------------------------------------------------------------------- invariants
+
+
+@pytest.mark.slow
+def test_1000_random_games_keep_the_tiles_and_ends_consistent() -> None:
+    rng = random.Random("dominoes:invariants")
+    games = 0
+    for name in ("dominoes", "double-six", "block-dominoes", "bergen"):
+        for tiles in ("read", "count"):
+            for _ in range(125):
+                players = rng.randint(2, 4)
+                options: dict[str, Any] = {"tiles": tiles}
+                if name == "double-six":
+                    options["spinners"] = rng.choice(["all", "first", "none"])
+                s = make(name, players, **options)
+                _play_checked(s, rng)
+                games += 1
+    assert games == 1000
+
+
+def _play_checked(s: DominoState, rng: random.Random) -> None:
+    points = list(s.points)
+    while not s.is_terminal():
+        if s.current_player() == CHANCE:
+            s.apply(s.sample_chance(rng))
+        else:
+            s.apply(rng.choice(s.legal_actions()))
+        assert all(a >= b for a, b in zip(s.points, points, strict=True))
+        points = list(s.points)
+        if s.phase not in ("play", "reveal"):
+            continue
+        held = sum(s.remaining(p) for p in range(s.n))
+        assert len(s.layout) + held + s.boneyard() == 28
+        assert len(set(s.layout)) == len(s.layout)
+        doubles_after = sum(t[0] == t[2] for t in s.layout[1:])
+        expected_ends = {"none": 2, "first": 4, "all": 4 + 2 * doubles_after}[s.spinners]
+        assert len(s.ends) == expected_ends
+        if s.line:  # every join pairs two equal halves: the rest show at the ends
+            halves = Counter(t[0] for t in s.layout) + Counter(t[2] for t in s.layout)
+            for v in range(7):
+                assert (halves[str(v)] - s.end_values().count(v)) % 2 == 0

@@ -80,6 +80,7 @@ def _suit_others(tiles: Sequence[str], suit: int) -> set[int]:
 
 def rank(tiles: Sequence[str]) -> tuple[int, tuple[tuple[int, int], ...]]:
     """(category index in CATEGORIES, the pieces highest first for ties)."""
+    tiles = [parse_tile(t) for t in tiles]
     doubles = sum(is_double(t) for t in tiles)
     suits = {s: _suit_others(tiles, s) for s in range(1, 7)}
     longest = max(_run(o) for o in suits.values())

@@ -164,7 +164,8 @@ class DominoState(State):
 
     def places(self, tile: str) -> list[int]:
         """Indices of the open ends ``tile`` fits."""
-        return [i for i, e in enumerate(self.ends) if fits(tile, e.value)]
+        a, b = ends_of(tile)
+        return [i for i, e in enumerate(self.ends) if e.value == a or e.value == b]
 
     def fitting(self, tiles: list[str]) -> list[str]:
         return [t for t in tiles if self.places(t)]

@@ -41,8 +41,13 @@ def is_tile(text: str) -> bool:
     return True
 
 
+_ENDS: dict[str, tuple[int, int]] = {t: (int(t[0]), int(t[2])) for t in ALL_TILES}
+
+
 def ends_of(tile: str) -> tuple[int, int]:
-    return int(tile[0]), int(tile[2])
+    """The two numbers of a tile id, high first for a normalised id ("4-6" gives (4, 6))."""
+    known = _ENDS.get(tile)
+    return known if known is not None else (int(tile[0]), int(tile[2]))
 
 
 def pips(tile: str) -> int:
