@@ -523,3 +523,14 @@ def _play_checked(s: DominoState, rng: random.Random) -> None:
             halves = Counter(t[0] for t in s.layout) + Counter(t[2] for t in s.layout)
             for v in range(7):
                 assert (halves[str(v)] - s.end_values().count(v)) % 2 == 0
+
+
+def test_bergen_any_double_reading_as_an_option() -> None:
+    s = make("bergen", triple_header="any-double")
+    typed(s, "play 6-6 Red")
+    texts = typed(s, "play 6-4 left")  # ends 4 and 6, the double six at the right end
+    assert texts[1:3] == ["A double lies at an end: three points.",
+                          "Blue scores 3 for a double at an end: 3 in all."]
+    plain = make("bergen")
+    typed(plain, "play 6-6 Red")
+    assert len(typed(plain, "play 6-4 left")) == 2  # the play and the turn: no points

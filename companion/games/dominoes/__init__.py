@@ -258,7 +258,10 @@ class Bergen(DominoGame):
         name="bergen", title="Bergen (dominoes)", min_players=2, max_players=4,
         inputs=("cards",), rulebook="000: Dominoes Instructions, Bergen",
         aliases=("dominoes-bergen",),
-        options=_options(variant, (15,), "points to win", line_only=True),
+        options=(*_options(variant, (15,), "points to win", line_only=True), Option(
+            "triple_header", "matching", "matching: 3 points when both ends match and one"
+            " end is a double; any-double: 3 points whenever an end tile is a double",
+            ("matching", "any-double"))),
         house_rules=HOUSE_BERGEN,
     )
 

@@ -79,6 +79,8 @@ class EndsCount(Event):
     priority: ClassVar[int] = Priority.INFO
 
     def describe(self, names: Sequence[str]) -> str:
+        if self.points == 3 and self.ends[0] != self.ends[-1]:
+            return "A double lies at an end: three points."
         if self.points == 3:
             return "Both ends match with a double at an end: a triple-header, three points."
         return "Both ends match: a double-header, two points."

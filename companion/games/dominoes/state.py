@@ -460,9 +460,13 @@ class DominoState(State):
 
     def _bergen_ends(self, p: int) -> list[Event]:
         left, right = self.ends
+        double_end = left.double or right.double
         if left.value != right.value:
+            if self.game.options.get("triple_header") == "any-double" and double_end:
+                return [EndsCount(self.end_values(), 3), *self._add_points(p, 3, "a double at"
+                                                                          " an end")]
             return []
-        points = 3 if left.double or right.double else 2
+        points = 3 if double_end else 2
         why = "a triple-header" if points == 3 else "a double-header"
         return [EndsCount(self.end_values(), points), *self._add_points(p, points, why)]
 
