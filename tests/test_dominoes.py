@@ -534,3 +534,42 @@ def test_bergen_any_double_reading_as_an_option() -> None:
     plain = make("bergen")
     typed(plain, "play 6-6 Red")
     assert len(typed(plain, "play 6-4 left")) == 2  # the play and the turn: no points
+
+
+def test_malformed_actions_are_refused_without_change_in_all_seven_games() -> None:
+    from companion.engine import Shuffle
+    from companion.games.dominoes.actions import Pick, Pips
+    from companion.games.dominoes.bingo import Take
+    from companion.games.dominoes.poker import Fold
+    from companion.games.dominoes.texas import Bid, NameTrump
+
+    rng = random.Random("dominoes:junk")
+    tiles = ["6-4", "4-6", "0-0", "9-9", "x", "", "6-6"]
+
+    def junk() -> Any:
+        p = rng.choice([-1, 0, 1, 2, 3, 5, 9])
+        t = rng.choice(tiles)
+        return rng.choice([
+            Play(p, t, rng.choice(["", "left", "right", "on 6", "up", "7"])), Pick(p, t),
+            Pass(p), Redeal(), ShowHand(p, (t,)), Pips(p, rng.choice([-3, 0, 500])), Fold(p),
+            Bid(p, rng.choice([-1, 29, 43, 84])), NameTrump(p, rng.choice(["9", "x"])),
+            Take(p, rng.random() < 0.5), Draw(t), Shuffle("dominoes", (t,)),
+        ])
+
+    for name in ("dominoes", "double-six", "block-dominoes", "bergen", "domino-poker",
+                 "domino-bingo", "texas-42"):
+        cls = find(name)
+        for _ in range(8):
+            n = rng.randint(cls.spec.min_players, cls.spec.max_players)
+            options = {} if name == "domino-bingo" else {"tiles": rng.choice(["read", "count"])}
+            s = cls([f"P{i}" for i in range(n)], options).new_state()
+            for _ in range(150):
+                if s.is_terminal():
+                    break
+                before = s.to_json()
+                try:
+                    s.clone().apply(junk())
+                except IllegalAction:
+                    assert s.to_json() == before
+                s.apply(s.sample_chance(rng) if s.current_player() == CHANCE
+                        else rng.choice(s.legal_actions()))

@@ -351,6 +351,8 @@ class TexasState(State):
     # --- the deal, bids and trumps ------------------------------------------------------
 
     def _check_turn(self, player: int) -> None:
+        if not 0 <= player < len(self.game.players):
+            raise IllegalAction(f"There is no player number {player}")
         if player != self.current_player():
             actor = self.actor()
             whose = self.game.players[actor] if actor is not None else "nobody"
