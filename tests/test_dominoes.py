@@ -573,3 +573,14 @@ def test_malformed_actions_are_refused_without_change_in_all_seven_games() -> No
                     assert s.to_json() == before
                 s.apply(s.sample_chance(rng) if s.current_player() == CHANCE
                         else rng.choice(s.legal_actions()))
+
+
+def test_simulate_tool(capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from companion.games.dominoes.tools import simulate_double_six
+
+    assert simulate_double_six(["--games", "5", "--players", "2", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["games"] == 5 and result["rounds"] == result["went_out"] + result["blocked"]
+    assert result["rounds_per_game"] >= 1

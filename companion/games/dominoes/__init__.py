@@ -184,6 +184,7 @@ HOUSE_DRAW = (
 
 @register
 class Dominoes(DominoGame):
+    tools: ClassVar = {"simulate": "companion.games.dominoes.tools:simulate_dominoes"}
     variant = Variant("dominoes", hand_size=5, draws=True, scoring=DRAW, spinners="none",
                       blocked_score="difference", target=100)
     spec = GameSpec(
@@ -206,6 +207,7 @@ HOUSE_DOUBLE_SIX = (
 
 @register
 class DoubleSix(DominoGame):
+    tools: ClassVar = {"simulate": "companion.games.dominoes.tools:simulate_double_six"}
     variant = Variant("double-six", hand_size=5, draws=True, scoring=DRAW, spinners="all",
                       blocked_score="difference", target=100)
     spec = GameSpec(
@@ -229,6 +231,7 @@ HOUSE_BLOCK = (
 
 @register
 class Block(DominoGame):
+    tools: ClassVar = {"simulate": "companion.games.dominoes.tools:simulate_block"}
     variant = Variant("block", hand_size=7, draws=False, scoring=DRAW, spinners="none",
                       blocked_score="opponents", target=100)
     spec = GameSpec(
@@ -252,6 +255,7 @@ HOUSE_BERGEN = (
 
 @register
 class Bergen(DominoGame):
+    tools: ClassVar = {"simulate": "companion.games.dominoes.tools:simulate_bergen"}
     variant = Variant("bergen", hand_size=6, draws=True, scoring=BERGEN, spinners="none",
                       blocked_score="difference", target=15, out_call="Bergen!")
     spec = GameSpec(
