@@ -161,34 +161,37 @@ class Solver:
             JUMP_MASKS[::-1],
         ]
 
-    def winning_jump(self, pegs: int, budget: int = 300_000) -> tuple[int, int, int] | None:
+    def winning_jump(self, pegs: int, budget: int = 500_000) -> tuple[int, int, int] | None:
         """A jump (from, over, to) after which the goal can still be reached; None if there is
         none. Raises TimeoutError when ``budget`` positions were examined without an answer."""
-        self.nodes = 0
         spent = 0
         orders = self._orders()
-        share = max(1, budget // (2 * len(orders)))
-        for limit in (share, share * 2 * len(orders)):  # short tries, then one long one
+        limit = 10_000
+        while spent < budget:  # rounds of tries with a doubling limit, memo shared
             for jumps in orders:
                 if spent >= budget:
-                    raise TimeoutError
+                    break
                 try:
                     found = self._search(pegs, jumps, min(limit, budget - spent))
                 except TimeoutError:
                     spent += self.nodes
                     continue
-                spent += self.nodes
-                self.nodes = spent
+                self.nodes += spent
                 if not found or pegs.bit_count() == 1:
                     return None
                 f, o, t = self.winning[pegs]
                 return f.bit_length() - 1, o.bit_length() - 1, t.bit_length() - 1
+            limit *= 2
+        self.nodes = spent
         raise TimeoutError
 
     def _search(self, pegs: int, jumps: list[tuple[int, int, int]], limit: int) -> bool:
         self.nodes = 0
 
         def solve(m: int, n: int) -> bool:
+            self.nodes += 1  # every visit counts, memo hits too: the cost is in canon()
+            if self.nodes > limit:
+                raise TimeoutError
             if n == 1:
                 return self._done(m)
             if m in self.winning:
@@ -196,9 +199,6 @@ class Solver:
             c = self.canon(m)
             if c in self.dead:
                 return False
-            self.nodes += 1
-            if self.nodes > limit:
-                raise TimeoutError
             for f, o, t in jumps:
                 if m & f and m & o and not m & t and solve(m ^ f ^ o ^ t, n - 1):
                     self.winning[m] = (f, o, t)
@@ -350,7 +350,7 @@ class SolitaireState(State):
             return f"The game is over: {self.peg_count()} pegs left, the goal was {met}."
         return f"{self.peg_count()} pegs left; the goal: {self.goal_text()}."
 
-    def hint(self, budget: int = 300_000) -> str:
+    def hint(self, budget: int = 500_000) -> str:
         if self.is_terminal():
             return "No jump is left."
         solver = Solver.for_goal(self.goal)
