@@ -329,3 +329,46 @@ def test_random_full_games(seed):
 @pytest.mark.slow
 def test_thousands_of_random_games():
     _random_games(99, 2000)
+
+
+# --------------------------------------------------------------------------- hidden = read
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_hidden_accepts_every_legal_game_and_scores_it_the_same(seed):
+    """A game with every card read, given to a deal=hidden game (the up cards, the plays and
+    draws, and at the end the cards left): all accepted, no false pass, the same scores."""
+    rng = random.Random(seed)
+    options = {k: rng.choice(v) for k, v in SPACE.items() if k not in ("deal", "empty_stock")}
+    n = rng.randint(2, 5)
+    game, read = new(n, deal="read", **options)
+    script: list = []
+    while not read.is_terminal():
+        hand = read.hand_number
+        if read.current_player() == CHANCE:
+            phase = read.phase
+            action = read.sample_chance(rng)
+            if phase == "up":
+                script.append(action)
+        else:
+            actions = read.legal_actions()
+            plays = [a for a in actions if isinstance(a, Play)]
+            action = rng.choice(plays if plays and rng.random() < 0.8 else actions)
+            script.append(action)
+        left = [list(h) for h in read.hands]
+        read.apply(action)
+        if read.hand_number != hand or read.is_terminal():
+            script.append(("show", left))  # the hidden game reads the cards left
+    game, hidden = new(n, deal="hidden", **options)
+    for item in script:
+        if isinstance(item, tuple):
+            left = item[1]
+            while hidden.phase == "show":
+                p = hidden.show_queue()[0]
+                hidden.apply(Draw(left[p][len(hidden.shown[p])]))
+            continue
+        events = hidden.apply(item)
+        assert not any(isinstance(e, FalsePass) for e in events)
+    assert hidden.is_terminal()
+    assert hidden.totals == read.totals and hidden.winners() == read.winners()
+    assert [h["winners"] for h in hidden.history] == [h["winners"] for h in read.history]

@@ -583,3 +583,74 @@ def test_random_full_games_keep_the_rules(seed):
 def test_hundreds_more_random_full_games():
     # 400 games of up to a few dozen hands each: thousands of hands.
     _play_random_games(100, 400)
+
+
+# --------------------------------------------------------------------------- hidden = read
+
+
+def _read_then_hidden(seed: int) -> None:
+    """Play a game with every card read (so every play is legal), then give the same plays
+    to a deal=hidden game: it must accept them all, see no revoke, and score the same."""
+    rng = random.Random(seed)
+    options = {k: rng.choice(v) for k, v in OPTION_SPACE.items() if k != "deal"}
+    n = rng.randint(3, 6)
+    game, read = new(n, deal="read", to=60, **options)
+    script: list = []  # plays and moon choices, and each widow as it is taken
+    while not read.is_terminal():
+        if read.current_player() == CHANCE:
+            read.apply(read.sample_chance(rng))
+            continue
+        action = rng.choice(read.legal_actions())
+        taker_before = read.widow_taker
+        read.apply(action)
+        if isinstance(action, Play | Moon):
+            script.append(action)
+        if read.widow_n and taker_before is None and read.widow_taker is not None:
+            script += [Draw(c) for c in read.widow]
+    game, hidden = new(n, deal="hidden", to=60, **options)
+    for action in script:
+        events = hidden.apply(action)
+        assert not any(isinstance(e, RevokeRevealed) for e in events), (action, events)
+    assert hidden.is_terminal()
+    assert hidden.history == read.history and hidden.winners() == read.winners()
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_hidden_accepts_every_legal_game_and_scores_it_the_same(seed):
+    _read_then_hidden(seed)
+
+
+# --------------------------------------------------------------------------- a session
+
+
+def test_a_session_with_a_virtual_deal_typed_plays_undo_and_resume():
+    from companion.journal import Journal
+    from companion.session import Session
+    from companion.voice import Recorder
+
+    recorder = Recorder()
+    game = Hearts(["Red", "Blue", "Green", "Yellow"],
+                  {"deal": "read", "pass": "left", "two_clubs": True, "hearts_broken": True})
+    session = Session.start(game, Journal.memory(), recorder, seed=7,
+                            auto_chance=frozenset({"card"}))
+    state = session.state
+    assert state.phase == "pass"
+    for p in range(4):
+        hand = session.state.hands[p]
+        assert session.command(f"{NAMES[p]} pass {' '.join(hand[:3])}").accepted
+    assert session.state.phase == "play"
+    assert recorder.texts[-1].endswith("leads the two of clubs.")
+    leader = session.state.turn
+    wrong = next(c for c in session.state.hands[leader] if c != "2C")
+    reply = session.command(wrong)
+    assert not reply.accepted and "opens with the two of clubs" in reply.text
+    while session.state.hand_number == 1:
+        card = session.state.legal_actions()[0].card
+        assert session.command(card).accepted
+    assert any(t.startswith("End of hand 1.") for t in recorder.texts)
+    before = json.dumps(session.state.to_json(), sort_keys=True)
+    session.command(f"pass {' '.join(session.state.hands[0][:3])}")
+    session.undo()
+    assert json.dumps(session.state.to_json(), sort_keys=True) == before
+    resumed = Session.resume(session.journal, Recorder())
+    assert json.dumps(resumed.state.to_json(), sort_keys=True) == before

@@ -417,3 +417,56 @@ def test_actions_are_typed_and_take_stock_take_discard_named():
     do(game, state, "KD")
     assert game.parse_action(state, "draw") == TakeStock(1)
     assert game.parse_action(state, "take") == TakeDiscard(1)
+
+
+# --------------------------------------------------------------------------- hidden = read
+
+
+def _read_game(rng, n, options):
+    """A finished deal=read game and its script for a hidden game (retried in the rare case
+    that random play does not end)."""
+    while True:
+        game, read = new(n, deal="read", **options)
+        script: list = []
+        steps = 0
+        while not read.is_terminal() and steps < 4000:
+            hand = read.hand_number
+            if read.current_player() == CHANCE:
+                phase = read.phase
+                action = read.sample_chance(rng)
+                if phase == "up":
+                    script.append(action)
+            else:
+                actions = read.legal_actions()
+                good = [a for a in actions if isinstance(a, Meld | LayOff)]
+                action = rng.choice(good) if good and rng.random() < 0.9 else rng.choice(actions)
+                script.append(action)
+            left = [list(h) for h in read.hands]
+            read.apply(action)
+            steps += 1
+            if read.hand_number != hand or read.is_terminal():
+                script.append(("show", left))
+        if read.is_terminal():
+            return read, script
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_hidden_accepts_every_legal_game_and_scores_it_the_same(seed):
+    """A game with every card read, given to a deal=hidden game (the up cards, the turns, and
+    at the end the cards left that it did not know): all accepted, the same scores."""
+    rng = random.Random(seed)
+    n = rng.randint(2, 6)
+    options = {"ace_high": rng.choice([False, True]), "to": 0, "deals": 2}
+    read, script = _read_game(rng, n, options)
+    game, hidden = new(n, deal="hidden", **options)
+    for item in script:
+        if isinstance(item, tuple):
+            left = item[1]
+            while hidden.phase == "show":
+                p = hidden.show_queue()[0]
+                unknown = [c for c in left[p] if c not in hidden.hands[p]]
+                hidden.apply(Draw(unknown[len(hidden.shown[p])]))
+            continue
+        hidden.apply(item)
+    assert hidden.is_terminal()
+    assert hidden.totals == read.totals and hidden.history == read.history

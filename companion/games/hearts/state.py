@@ -126,7 +126,7 @@ class HeartsState(State):
         self.winners_: tuple[int, ...] = ()
         self.history: list[dict[str, Any]] = []  # scores of finished hands
         self.phase = OVER
-        self.opening_events = self._start_hand(self.dealer)
+        self._start_hand(self.dealer)
 
     # --- layout ---------------------------------------------------------------------------
 
@@ -561,11 +561,16 @@ class HeartsState(State):
                     f" {', '.join(waiting)}")
         if self.phase == MOON:
             return f"{names[self.current_player()]} to choose: moon subtract or moon add"
+        first = ""
+        if not self.read and not self.played and self.shift():
+            k = rules_number(self.passing())
+            first = f"First {rules.pass_words(self.shift(), self.n)}, {k} cards; then "
         if self.hidden_opening_due():
             opening = self.hidden_openings()[0]
-            return f"Whoever holds the {card_name(opening)} leads it (say: {opening} NAME)"
+            return (f"{first}whoever holds the {card_name(opening)} leads it (say: {opening}"
+                    " NAME)")
         if not self.trick:
-            return f"{names[self.turn]} to lead"
+            return f"{first}{names[self.turn]} to lead"
         led = rules.suit_name(rules.suit(self.trick[0][1]))
         return f"{names[self.turn]} to play to {led}"
 
