@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 import pytest
 
@@ -20,7 +21,7 @@ from companion.games.hearts.events import (
     TrickTaken,
     WidowTaken,
 )
-from companion.games.hearts.state import Moon, Pass, Play
+from companion.games.hearts.state import HeartsState, Moon, Pass, Play
 
 Hearts = find("hearts")
 NAMES = ("Red", "Blue", "Green", "Yellow", "Purple", "Orange")
@@ -521,7 +522,7 @@ def test_bad_words_are_refused_with_state_unchanged():
 # --------------------------------------------------------------------------- random games
 
 
-OPTION_SPACE = {
+OPTION_SPACE: dict[str, list[Any]] = {
     "deal": ["hidden", "read"], "pass": list(rules.PASS_CHOICES),
     "widow": ["no", "first-trick", "first-points"], "two_clubs": [False, True],
     "lowest_club": [False, True], "first_trick": ["allowed", "no-discard", "none"],
@@ -623,6 +624,12 @@ def test_hidden_accepts_every_legal_game_and_scores_it_the_same(seed):
 # --------------------------------------------------------------------------- a session
 
 
+def live(session) -> HeartsState:
+    state = session.state
+    assert isinstance(state, HeartsState)
+    return state
+
+
 def test_a_session_with_a_virtual_deal_typed_plays_undo_and_resume():
     from companion.journal import Journal
     from companion.session import Session
@@ -633,24 +640,25 @@ def test_a_session_with_a_virtual_deal_typed_plays_undo_and_resume():
                   {"deal": "read", "pass": "left", "two_clubs": True, "hearts_broken": True})
     session = Session.start(game, Journal.memory(), recorder, seed=7,
                             auto_chance=frozenset({"card"}))
-    state = session.state
-    assert state.phase == "pass"
+    assert live(session).phase == "pass"
     for p in range(4):
-        hand = session.state.hands[p]
+        hand = live(session).hands[p]
         assert session.command(f"{NAMES[p]} pass {' '.join(hand[:3])}").accepted
-    assert session.state.phase == "play"
+    assert live(session).phase == "play"
     assert recorder.texts[-1].endswith("leads the two of clubs.")
-    leader = session.state.turn
-    wrong = next(c for c in session.state.hands[leader] if c != "2C")
+    leader = live(session).turn
+    wrong = next(c for c in live(session).hands[leader] if c != "2C")
     reply = session.command(wrong)
     assert not reply.accepted and "opens with the two of clubs" in reply.text
-    while session.state.hand_number == 1:
-        card = session.state.legal_actions()[0].card
+    while live(session).hand_number == 1:
+        play = live(session).legal_actions()[0]
+        assert isinstance(play, Play)
+        card = play.card
         assert session.command(card).accepted
     assert any(t.startswith("End of hand 1.") for t in recorder.texts)
-    before = json.dumps(session.state.to_json(), sort_keys=True)
-    session.command(f"pass {' '.join(session.state.hands[0][:3])}")
+    before = json.dumps(live(session).to_json(), sort_keys=True)
+    session.command(f"pass {' '.join(live(session).hands[0][:3])}")
     session.undo()
-    assert json.dumps(session.state.to_json(), sort_keys=True) == before
+    assert json.dumps(live(session).to_json(), sort_keys=True) == before
     resumed = Session.resume(session.journal, Recorder())
     assert json.dumps(resumed.state.to_json(), sort_keys=True) == before
