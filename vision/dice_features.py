@@ -1,0 +1,169 @@
+"""Dice candidates and the crop features the learned classifier sees.
+
+Shared by the reader (vision/dice.py) and the training script (vision/train/train_dice.py), so
+that training and reading see exactly the same crops.
+
+Candidates: the colour distance of each pixel from a smooth background estimate, then a
+centre-surround box response at a few die sizes; every local maximum is a candidate centre with
+a size. Most candidates are dice; the classifier's "none" class throws the rest away (tray
+walls, screw holes, shadows, crumbs).
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+FloatImage = NDArray[np.float32]
+WORK_SIZE = 640  # the reader works on images whose longer side is this (dice ~25-55 px)
+SCALES = (22, 27, 33, 40, 48, 58)  # candidate die sizes in working pixels
+CROP = 48  # classifier crop side (pixels)
+CROP_FACTOR = 1.8  # crop side / die size
+
+
+@dataclass(frozen=True)
+class Candidate:
+    x: float
+    y: float
+    size: float
+    response: float
+
+
+def background_distance(lab: NDArray[np.uint8]) -> FloatImage:
+    """Per-pixel colour distance from a median-filtered background (dice are small)."""
+    h, w = lab.shape[:2]
+    small = cv2.resize(lab, (max(w // 8, 8), max(h // 8, 8)), interpolation=cv2.INTER_AREA)
+    bg = cv2.medianBlur(small, 9)
+    bg = cv2.resize(bg, (w, h), interpolation=cv2.INTER_LINEAR)
+    d = lab.astype(np.float32) - bg.astype(np.float32)
+    dist: FloatImage = np.sqrt(d[..., 0] ** 2 + 2 * d[..., 1] ** 2 + 2 * d[..., 2] ** 2)
+    return dist
+
+
+def candidates(dist: FloatImage, threshold: float = 6.0, limit: int = 120, peak: int = 7,
+               scales: tuple[int, ...] = SCALES) -> list[Candidate]:
+    best = np.full(dist.shape, -1e9, np.float32)
+    best_scale = np.zeros(dist.shape, np.float32)
+    for s in scales:
+        inner = cv2.boxFilter(dist, -1, (s, s))
+        outer = cv2.boxFilter(dist, -1, (2 * s, 2 * s), borderType=cv2.BORDER_REFLECT)
+        response = inner - (4 * outer - inner) / 3
+        better = response > best
+        best[better] = response[better]
+        best_scale[better] = s
+    peaks = (best == cv2.dilate(best, np.ones((peak, peak), np.uint8))) & (best > threshold)
+    ys, xs = np.nonzero(peaks)
+    order = np.argsort(-best[ys, xs])[:limit]
+    return [Candidate(float(xs[i]), float(ys[i]), float(best_scale[ys[i], xs[i]]),
+                      float(best[ys[i], xs[i]])) for i in order]
+
+
+def crop(image: NDArray[np.uint8], x: float, y: float, size: float, angle: float = 0.0,
+         flip: bool = False, side: int = CROP) -> NDArray[np.uint8]:
+    """A side x side crop centred on (x, y) spanning CROP_FACTOR * size, optionally rotated."""
+    span = CROP_FACTOR * size
+    scale = side / span
+    m = cv2.getRotationMatrix2D((x, y), angle, scale)
+    m[0, 2] += side / 2 - x
+    m[1, 2] += side / 2 - y
+    out = cv2.warpAffine(image, m, (side, side), flags=cv2.INTER_LINEAR,
+                         borderMode=cv2.BORDER_REPLICATE)
+    if flip:
+        out = np.ascontiguousarray(out[:, ::-1])
+    return out
+
+
+@functools.lru_cache(maxsize=8)
+def _cell_index(h: int, w: int, cell: int) -> NDArray[np.int64]:
+    cy, cx = np.indices((h, w))
+    index: NDArray[np.int64] = (cy // cell) * (w // cell) + (cx // cell)
+    return index
+
+
+def hog(channel: NDArray[np.uint8] | FloatImage, cell: int = 8, bins: int = 9) -> FloatImage:
+    """Histogram of oriented gradients (OpenCV 5 dropped HOGDescriptor from the main module)."""
+    img = channel.astype(np.float32)
+    gx = cv2.Sobel(img, cv2.CV_32F, 1, 0, ksize=1)
+    gy = cv2.Sobel(img, cv2.CV_32F, 0, 1, ksize=1)
+    mag, ang = cv2.cartToPolar(gx, gy)
+    b = (ang * (bins / np.pi)).astype(np.int32) % bins  # unsigned orientation
+    h, w = img.shape
+    cell_index = _cell_index(h, w, cell)
+    n_cells = (h // cell) * (w // cell)
+    flat = cell_index.ravel() * bins + b.ravel()
+    hist = np.bincount(flat, weights=mag.ravel(), minlength=n_cells * bins)
+    hist = hist.reshape(n_cells, bins).astype(np.float32)
+    hist = np.sqrt(hist)
+    out: FloatImage = (hist / (np.linalg.norm(hist) + 1e-3)).ravel()
+    return out
+
+
+
+def _standardise(channel: FloatImage) -> FloatImage:
+    out: FloatImage = (channel - channel.mean()) / (channel.std() + 4.0)
+    return out
+
+
+_YY, _XX = np.indices((CROP, CROP)) - (CROP - 1) / 2
+_DISC = (np.hypot(_XX, _YY) < CROP * 0.42).astype(np.float32)
+
+
+def square_angle(grey: FloatImage) -> float:
+    """The die's orientation (degrees, modulo 90) from the gradients of its square outline."""
+    gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
+    mag, ang = cv2.cartToPolar(gx, gy)
+    weight = mag * _DISC
+    s = float((weight * np.sin(4 * ang)).sum())
+    c = float((weight * np.cos(4 * ang)).sum())
+    return float(np.degrees(np.arctan2(s, c)) / 4)
+
+
+def align(patch_bgr: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    """Rotate the crop so that the die's sides are horizontal and vertical."""
+    grey = cv2.cvtColor(patch_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    angle = square_angle(grey)
+    m = cv2.getRotationMatrix2D(((CROP - 1) / 2, (CROP - 1) / 2), angle, 1.0)
+    out: NDArray[np.uint8] = cv2.warpAffine(patch_bgr, m, (CROP, CROP), flags=cv2.INTER_LINEAR,
+                                            borderMode=cv2.BORDER_REPLICATE)
+    return out
+
+
+def features(patch_bgr: NDArray[np.uint8]) -> FloatImage:
+    """HOG and a pixel grid of grey level and of colour contrast to the die face, on the crop
+    turned square to the die (so the classifier needs to learn only four orientations)."""
+    patch = align(patch_bgr)
+    grey = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY)
+    lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float32)
+    q = CROP // 5
+    face = np.median(lab[q : CROP - q, q : CROP - q].reshape(-1, 3), axis=0)
+    contrast = np.sqrt(((lab - face) ** 2 * (1.0, 2.0, 2.0)).sum(axis=2))
+    contrast_u8 = np.clip(contrast * 2, 0, 255).astype(np.uint8)
+    parts = [
+        hog(grey, cell=6),
+        hog(contrast_u8, cell=6),
+        _standardise(cv2.resize(grey, (16, 16), interpolation=cv2.INTER_AREA).astype(np.float32))
+        .ravel(),
+        _standardise(cv2.resize(contrast, (16, 16), interpolation=cv2.INTER_AREA)).ravel(),
+    ]
+    return np.concatenate(parts).astype(np.float32)
+
+
+NET_SIDE = 32
+
+
+def net_input(patch_bgr: NDArray[np.uint8]) -> FloatImage:
+    """The convolutional classifier's input: the die turned square, 32x32, two channels
+    (grey level, colour distance from the face), each standardised."""
+    patch = cv2.resize(align(patch_bgr), (NET_SIDE, NET_SIDE), interpolation=cv2.INTER_AREA)
+    grey = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float32)
+    q = NET_SIDE // 4
+    face = np.median(lab[q : NET_SIDE - q, q : NET_SIDE - q].reshape(-1, 3), axis=0)
+    contrast = np.sqrt(((lab - face) ** 2 * (1.0, 2.0, 2.0)).sum(axis=2))
+    out: FloatImage = np.stack([_standardise(grey), _standardise(contrast)], axis=-1)
+    return out
