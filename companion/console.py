@@ -11,7 +11,6 @@ import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from companion.cards import Card, CardError
 from companion.engine import Action, Draw, IllegalAction, Priority, Throw, as_player, sentence
 from companion.observations import TextCommand
 from companion.reply import Reply
@@ -91,17 +90,14 @@ def cmd_roll(session: Session, args: list[str], obs: TextCommand) -> Reply:
     return session.offer(action, obs.source, obs.confidence)
 
 
-def _card(args: list[str]) -> str:
-    if len(args) != 1:
+def _card(session: Session, args: list[str]) -> str:
+    if not args:
         raise IllegalAction("Say which card, like: card 5H")
-    try:
-        return str(Card.parse(args[0]))
-    except CardError:
-        return args[0].upper()  # a deck of the game's own (Sorry!, Monopoly) names its cards
+    return session.game.card_id(" ".join(args))
 
 
 def cmd_card(session: Session, args: list[str], obs: TextCommand) -> Reply:
-    card = _card(args)
+    card = _card(session, args)
     session.check_player(obs.player, exact=session.state.chance() is not None)
     request = session.state.chance()
     if request is None or request.kind != "card":
@@ -124,7 +120,7 @@ def cmd_correct(session: Session, args: list[str], obs: TextCommand) -> Reply:
     if all(a.isdigit() for a in args):
         action = Throw(tuple(int(a) for a in args))
     else:
-        action = Draw(_card(args))
+        action = Draw(_card(session, args))
     return session.correct(action, obs.source)
 
 

@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from companion.cards import Card, CardError
 from companion.observations import CardSeen, DiceSeen, Observation
 
 CHANCE = -1
@@ -363,6 +364,14 @@ class Game(ABC):
         """One line per game-specific console command, for ``help``."""
         return ""
 
+    def card_id(self, text: str) -> str:
+        """This game's own name for a card typed or read ("10d", "T♦" -> "10D"). Games with
+        decks of their own (dominoes "4-6" -> "6-4", Sorry!, Monopoly) override it."""
+        try:
+            return str(Card.parse(text))
+        except CardError:
+            return text.strip().upper()
+
     def interpret(self, state: State, observation: Observation) -> Action:
         """Turn a device or camera observation into an action, or refuse with the reason.
 
@@ -377,7 +386,7 @@ class Game(ABC):
         elif isinstance(observation, CardSeen):
             if request is None or request.kind != "card":
                 raise IllegalAction("No card is expected now. " + sentence(state.expected()))
-            action = Draw(observation.card)
+            action = Draw(self.card_id(observation.card))
         else:
             raise IllegalAction(f"{type(observation).__name__} means nothing in this game")
         request.check(action)

@@ -151,6 +151,9 @@ class DominoGame(Game):
             return state.status()
         return None
 
+    def card_id(self, text: str) -> str:
+        return parse_tile(text)  # "4-6", "6:4", "64" -> "6-4"
+
     def interpret(self, state: State, observation: Observation) -> Action:
         """A tile read by a reader or camera: a drawn tile at a chance node, else a play."""
         assert isinstance(state, DominoState)

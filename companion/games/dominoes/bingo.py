@@ -299,6 +299,9 @@ class Bingo(Game):
             return Take(0, False)
         raise IllegalAction(f"I don't know the command {words[0]!r}. {state.expected()}.")
 
+    def card_id(self, text: str) -> str:
+        return parse_tile(text)  # "4-6", "6:4", "64" -> "6-4"
+
     def interpret(self, state: State, observation: Observation) -> Action:
         if isinstance(observation, CardSeen) and state.current_player() == CHANCE:
             return Draw(parse_tile(observation.card))

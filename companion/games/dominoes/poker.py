@@ -442,6 +442,9 @@ class DominoPoker(Game):
             return "Lowest first: " + ", ".join(CATEGORIES[1:]) + "."
         return None
 
+    def card_id(self, text: str) -> str:
+        return parse_tile(text)  # "4-6", "6:4", "64" -> "6-4"
+
     def interpret(self, state: State, observation: Observation) -> Action:
         if isinstance(observation, CardSeen) and state.current_player() == CHANCE:
             return Draw(parse_tile(observation.card))
