@@ -496,6 +496,45 @@ def test_hidden_choices_tell_the_rule_not_the_cards():
     assert state.choices_after_move() == ""
 
 
+# --------------------------------------------------------------------------- deal=tally
+
+
+def test_tally_only_the_points_of_each_hand():
+    game, state = new(4, deal="tally", **{"pass": "cycle-left"})
+    assert state.expected() == ("Pass left. After the hand, say the points taken by Red, Blue,"
+                                " Green, Yellow, like: points 0 0 0 26")
+    events = do(game, state, "points 5 8 13 0")
+    scored = next(e for e in events if isinstance(e, HandScored))
+    assert scored.totals == (5, 8, 13, 0) and state.hand_number == 2 and state.shift() == 3
+    refused(game, state, "points 1 2 3", "say 4 numbers")
+    refused(game, state, "4 4 4 4", "add up to 26")
+    refused(game, state, "points 6 6 7 7", "at least one player has 13")
+    refused(game, state, "5H", "say the points")
+    do(game, state, "0 0 26 0")
+    assert state.scores_ == [5, 8, 39, 0]
+
+
+def test_tally_moon_from_twenty_six_points():
+    game, state = new(4, deal="tally", moon="add")
+    do(game, state, "points 0 26 0 0")
+    assert state.scores_ == [26, 0, 26, 26]
+    game, state = new(4, deal="tally", moon="choose")
+    do(game, state, "0 26 0 0")
+    assert state.phase == "moon" and state.current_player() == 1
+    do(game, state, "moon subtract")
+    assert state.scores_ == [0, -26, 0, 0] and state.phase == "tally"
+
+
+def test_tally_game_end():
+    game, state = new(3, deal="tally")
+    for _ in range(3):
+        do(game, state, "points 26 0 0")
+    assert not state.is_terminal() and state.scores_ == [78, 0, 0]
+    events = do(game, state, "points 23 1 2")  # 101 passes 100
+    assert state.is_terminal() and state.winners() == (1,)
+    assert any(isinstance(e, GameOver) for e in events)
+
+
 # --------------------------------------------------------------------------- input words
 
 
@@ -523,7 +562,7 @@ def test_bad_words_are_refused_with_state_unchanged():
 
 
 OPTION_SPACE: dict[str, list[Any]] = {
-    "deal": ["hidden", "read"], "pass": list(rules.PASS_CHOICES),
+    "deal": ["hidden", "read", "tally"], "pass": list(rules.PASS_CHOICES),
     "widow": ["no", "first-trick", "first-points"], "two_clubs": [False, True],
     "lowest_club": [False, True], "first_trick": ["allowed", "no-discard", "none"],
     "hearts_broken": [False, True], "queen_breaks": [False, True], "queen_waits": [False, True],

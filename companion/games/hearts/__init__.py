@@ -16,10 +16,12 @@ from companion.games.hearts.state import (
     MOON,
     PASS,
     PLAY,
+    TALLY,
     HeartsState,
     Moon,
     Pass,
     Play,
+    Tally,
     normal_card,
 )
 from companion.observations import CardSeen, Observation
@@ -37,6 +39,7 @@ COMMANDS = """\
   CARD NAME                deal=hidden, two_clubs: who leads the opening club (2C Blue)
   pass CARD CARD CARD      deal=read: the cards you pass
   moon subtract|add        moon=choose: the shooter's choice
+  points N N N N           deal=tally: the points each player took, in seat order
   scores                   the scores (also: points, trick)"""
 
 
@@ -51,7 +54,8 @@ class Hearts(Game):
         rulebook="000: Hearts",
         options=(
             Option("deal", "hidden", "hidden: cards learned when played; read: every dealt card"
-                   " is read in", ("hidden", "read")),
+                   " is read in; tally: only the points of each hand are said",
+                   ("hidden", "read", "tally")),
             Option("to", 100, "the score that ends the game"),
             Option("end", "passes", "the game ends when a score passes the target (rulebook), or"
                    " reaches it", ("passes", "reaches")),
@@ -115,6 +119,11 @@ class Hearts(Game):
                 raise IllegalAction(f"No passing now{why}. {state.expected()}.")
             cards = tuple(normal_card(a) for a in args)
             return Pass(_passer(state, cards), cards)
+        if state.phase == TALLY:
+            numbers = args if verb in ("points", "score", "tally") else words
+            if not numbers or not all(w.lstrip("-").isdigit() for w in numbers):
+                raise IllegalAction(f"Say the points in seat order. {state.expected()}.")
+            return Tally(tuple(int(w) for w in numbers))
         if verb == "moon":
             if state.phase != MOON:
                 raise IllegalAction(f"Nobody shot the moon. {state.expected()}.")

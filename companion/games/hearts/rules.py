@@ -221,16 +221,28 @@ def hand_result(taken_cards: list[list[str]], moon: str, needs_queen: bool) -> H
     when the moon does not need her) still counts 13 for its taker."""
     taken = tuple(sum(points(c) for c in cards) for cards in taken_cards)
     shooter = moon_shooter(taken_cards, needs_queen) if moon != "none" else None
+    queen = next((p for p, cards in enumerate(taken_cards) if QUEEN in cards), None)
+    return score(taken, shooter, moon, queen)
+
+
+def tally_shooter(taken: tuple[int, ...]) -> int | None:
+    """From points alone (deal=tally): 26 points is every heart and the queen."""
+    return next((p for p, t in enumerate(taken) if t == 26), None)
+
+
+def score(taken: tuple[int, ...], shooter: int | None, moon: str,
+          queen: int | None) -> HandResult:
     if shooter is None:
         return HandResult(taken, taken, None)
     added = []
-    for p, cards in enumerate(taken_cards):
-        queen = 13 if QUEEN in cards and p != shooter else 0
+    for p in range(len(taken)):
         if p == shooter:
             added.append(-26 if moon == "subtract" else 0)
         else:
-            added.append(queen + (26 if moon == "add" else 0))
+            added.append((13 if p == queen else 0) + (26 if moon == "add" else 0))
     return HandResult(taken, tuple(added), shooter)
+
+
 FULL_DECK_IDS = tuple(str(c) for c in FULL_DECK)
 
 _ONES = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",

@@ -71,6 +71,16 @@ class Play(Action):
 
 
 @dataclass(frozen=True)
+class Tally(Action):
+    """deal=tally: the points each player took this hand, in seat order (26 in all)."""
+
+    points: tuple[int, ...]
+
+    def __str__(self) -> str:
+        return "points " + " ".join(str(p) for p in self.points)
+
+
+@dataclass(frozen=True)
 class Moon(Action):
     """Option moon=choose: the shooter's choice, "subtract" or "add"."""
 
@@ -81,7 +91,8 @@ class Moon(Action):
         return f"moon {self.how}"
 
 
-ACTION_TYPES: dict[str, type[Action]] = {"Pass": Pass, "Play": Play, "Moon": Moon}
+ACTION_TYPES: dict[str, type[Action]] = {"Pass": Pass, "Play": Play, "Moon": Moon,
+                                         "Tally": Tally}
 
 
 def normal_card(text: str) -> str:
@@ -104,7 +115,8 @@ class Claim:
     ctx: Context
 
 
-DEAL, PASS, PLAY, WIDOW, MOON, OVER = "deal", "pass", "play", "widow", "moon", "over"
+DEAL, PASS, PLAY, WIDOW, MOON, TALLY, OVER = (
+    "deal", "pass", "play", "widow", "moon", "tally", "over")
 
 
 class HeartsState(State):
@@ -113,6 +125,7 @@ class HeartsState(State):
         opts = game.options
         self.n = n = len(game.players)
         self.read = opts["deal"] == "read"
+        self.tallying = opts["deal"] == "tally"
         self.target = int(opts["to"])
         self.widow_rule = str(opts["widow"])
         self.deck = rules.deck(n, self.widow_rule != "no")
@@ -164,12 +177,15 @@ class HeartsState(State):
         self.broken = False
         self.claims: list[list[Claim]] = [[] for _ in range(n)]
         self.moon_shooter: int | None = None
+        self.tally: tuple[int, ...] | None = None  # deal=tally: the points said this hand
         self.leader: int | None = self.eldest
         self.turn = self.eldest
         events: list[Event] = [NewHand(self.hand_number, dealer, self.shift(), self.passing(),
                                        self.read)]
         if self.read:
             self.phase = DEAL
+        elif self.tallying:
+            self.phase = TALLY
         else:
             events += self._begin_play()
         return events
@@ -265,12 +281,16 @@ class HeartsState(State):
         if self.phase == MOON:
             assert self.moon_shooter is not None
             return self.moon_shooter
+        if self.phase == TALLY:
+            return self.dealer  # the scorer: anyone may say the points
         return self.turn
 
     def _pass_order(self) -> list[int]:
         return [self.left(self.eldest, i) for i in range(self.n)]
 
     def may_act(self, player: int) -> bool:
+        if self.phase == TALLY:
+            return True
         if self.phase == PASS:
             return self.passes[player] is None
         if self.hidden_opening_due():
@@ -299,6 +319,12 @@ class HeartsState(State):
             return []
         if self.phase == MOON:
             return [Moon(p, "subtract"), Moon(p, "add")]
+        if self.phase == TALLY:  # any split of 26 is legal: a few examples
+            n = self.n
+            splits = {tuple(26 if q == i else 0 for q in range(n)) for i in range(n)}
+            splits.add(tuple([13, 13] + [0] * (n - 2)))
+            splits.add(tuple([26 - (n - 1)] + [1] * (n - 1)))
+            return [Tally(s) for s in sorted(splits)]
         if self.phase == PASS:
             hand = sorted(self.hands[p], key=_order)
             k = rules.pass_count(self.n)
@@ -501,17 +527,42 @@ class HeartsState(State):
 
     # --- scoring --------------------------------------------------------------------------
 
+    def _tally(self, action: Action) -> list[Event]:
+        assert isinstance(action, Tally)
+        if self.phase != TALLY:
+            why = "" if self.tallying else " (only with deal=tally)"
+            raise IllegalAction(f"No points are said now{why}. {self.expected()}.")
+        points = tuple(int(x) for x in action.points)
+        names = ", ".join(self.game.players)
+        if len(points) != self.n:
+            raise IllegalAction(f"Say {self.n} numbers, the points of {names}, in that order")
+        if any(not 0 <= x <= 26 for x in points) or sum(points) != 26:
+            raise IllegalAction(f"The points of a hand add up to 26 (thirteen hearts and the"
+                                f" queen), not {sum(points)}")
+        if max(points) < 13:
+            raise IllegalAction("Somebody took the queen of spades: at least one player has 13"
+                                " or more")
+        self.tally = points
+        return self._score_hand()
+
     def _score_hand(self, choice: str = "") -> list[Event]:
         opts = self.game.options
         moon = choice or str(opts["moon"])
+        needs_queen = bool(opts["moon_needs_queen"])
+        if self.tally is not None:
+            shooter = rules.tally_shooter(self.tally) if moon != "none" else None
+        else:
+            shooter = rules.moon_shooter(self.taken, needs_queen) if moon != "none" else None
         if moon == "choose":
-            shooter = rules.moon_shooter(self.taken, bool(opts["moon_needs_queen"]))
             if shooter is not None:
                 self.phase = MOON
                 self.moon_shooter = shooter
                 return [MoonChoice(shooter)]
             moon = "none"
-        result = rules.hand_result(self.taken, moon, bool(opts["moon_needs_queen"]))
+        if self.tally is not None:
+            result = rules.score(self.tally, shooter if moon != "none" else None, moon, None)
+        else:
+            result = rules.hand_result(self.taken, moon, needs_queen)
         for p in range(self.n):
             self.scores_[p] += result.added[p]
         self.history.append({"hand": self.hand_number, "taken": list(result.taken),
@@ -561,6 +612,11 @@ class HeartsState(State):
                     f" {', '.join(waiting)}")
         if self.phase == MOON:
             return f"{names[self.current_player()]} to choose: moon subtract or moon add"
+        if self.phase == TALLY:
+            first = (f"{rules.pass_words(self.shift(), self.n).capitalize()}. "
+                     if self.shift() else "")
+            return (f"{first}After the hand, say the points taken by {', '.join(names)}, like:"
+                    f" points {' '.join(['0'] * (self.n - 1))} 26")
         first = ""
         if not self.read and not self.played and self.shift():
             k = rules_number(self.passing())
@@ -612,7 +668,7 @@ class HeartsState(State):
         return {
             "game": "hearts",
             "phase": self.phase,
-            "deal": "read" if self.read else "hidden",
+            "deal": str(self.game.options["deal"]),
             "hand_number": self.hand_number,
             "dealer": self.dealer,
             "target": self.target,
@@ -657,4 +713,5 @@ _HANDLERS: dict[type[Action], Any] = {
     Pass: HeartsState._pass,
     Play: HeartsState._play,
     Moon: HeartsState._moon,
+    Tally: HeartsState._tally,
 }
