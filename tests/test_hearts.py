@@ -488,6 +488,17 @@ def test_hidden_two_clubs_opening_names_its_player():
     assert state.leader == 2 and state.turn == 3
 
 
+def test_hidden_widow_the_three_of_clubs_may_open_and_a_two_shown_later_is_a_revoke():
+    game, state = new(3, widow="first-points", two_clubs=True)
+    assert state.expected() == "Whoever holds the two of clubs leads it (say: 2C NAME)"
+    refused(game, state, "4C Blue", "opens with the two of clubs")
+    do(game, state, "3C Blue", "5C", "6C")  # the two may lie in the widow
+    do(game, state, "7C", "8C", "9C")  # Red leads; Green takes the trick
+    events = do(game, state, "2C")  # Green held the two after all
+    assert [e.rule for e in events if isinstance(e, RevokeRevealed)] == [
+        "the holder of the lowest club out of the widow opens the hand with it"]
+
+
 def test_hidden_choices_tell_the_rule_not_the_cards():
     game, state = new(4, hearts_broken=True)
     assert state.choices_text() == "Lead anything but a heart, unless you hold only hearts."

@@ -113,6 +113,7 @@ class Claim:
     cards: frozenset[str]
     trick: int
     ctx: Context
+    rule: str = ""  # the rule in words, when not the one ``ctx`` gives
 
 
 DEAL, PASS, PLAY, WIDOW, MOON, TALLY, OVER = (
@@ -467,10 +468,11 @@ class HeartsState(State):
             if self.hidden_opening_due():
                 self.leader = self.turn = p
                 lower = [o for o in self.hidden_openings() if rules.strength(o) < rules.strength(c)]
+                rule = "the holder of the lowest club out of the widow opens the hand with it"
                 for q in range(self.n):  # a lower club held by anyone shows a wrong opening
                     if lower:
                         self.claims[q].append(Claim(c, frozenset(lower), 1,
-                                                    _opening_ctx(lower[0])))
+                                                    _opening_ctx(lower[0]), rule))
             events += self._revealed(p, c)
             barred = rules.better_than(c, [x for x in self.unseen() if x != c], ctx)
             if barred:
@@ -494,7 +496,7 @@ class HeartsState(State):
         out: list[Event] = []
         for claim in list(self.claims[p]):
             if c in claim.cards:
-                rule = rules.reason_for(claim.played, c, claim.ctx)
+                rule = claim.rule or rules.reason_for(claim.played, c, claim.ctx)
                 out.append(RevokeRevealed(p, c, claim.trick, rule))
                 self.claims[p].remove(claim)
         return out
@@ -623,8 +625,8 @@ class HeartsState(State):
             first = f"First {rules.pass_words(self.shift(), self.n)}, {k} cards; then "
         if self.hidden_opening_due():
             opening = self.hidden_openings()[0]
-            return (f"{first}whoever holds the {card_name(opening)} leads it (say: {opening}"
-                    " NAME)")
+            text = f"whoever holds the {card_name(opening)} leads it (say: {opening} NAME)"
+            return first + text if first else text[0].upper() + text[1:]
         if not self.trick:
             return f"{first}{names[self.turn]} to lead"
         led = rules.suit_name(rules.suit(self.trick[0][1]))
