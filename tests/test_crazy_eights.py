@@ -372,3 +372,32 @@ def test_hidden_accepts_every_legal_game_and_scores_it_the_same(seed):
     assert hidden.is_terminal()
     assert hidden.totals == read.totals and hidden.winners() == read.winners()
     assert [h["winners"] for h in hidden.history] == [h["winners"] for h in read.history]
+
+
+# --------------------------------------------------------------------------- a session
+
+
+def test_a_session_with_typed_cards_a_reader_undo_and_resume():
+    from companion.journal import Journal
+    from companion.observations import CardSeen
+    from companion.session import Session
+    from companion.voice import Recorder
+
+    recorder = Recorder()
+    session = Session.start(CrazyEights(["Red", "Blue", "Green"]), Journal.memory(), recorder,
+                            seed=1)
+    assert session.submit(CardSeen(source="reader", card="6H")).accepted  # the up card
+    assert session.command("7H").accepted
+    reply = session.command("9D")
+    assert not reply.accepted and "matches neither" in reply.text
+    assert session.submit(CardSeen(source="reader", card="7S")).accepted  # Green plays
+    reply = session.submit(CardSeen(source="reader", card="8C"))
+    assert not reply.accepted and "8C hearts" in reply.text
+    before = json.dumps(session.state.to_json(), sort_keys=True)
+    assert session.command("8C hearts").accepted
+    assert recorder.texts[-1] == "Red plays the eight of clubs and calls hearts."
+    session.undo()
+    assert json.dumps(session.state.to_json(), sort_keys=True) == before
+    assert session.command("draw").accepted
+    resumed = Session.resume(session.journal, Recorder())
+    assert resumed.state.to_json() == session.state.to_json()

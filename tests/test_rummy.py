@@ -20,7 +20,14 @@ from companion.games.rummy.events import (
     StockTurned,
     WentOut,
 )
-from companion.games.rummy.state import Discard, LayOff, Meld, TakeDiscard, TakeStock
+from companion.games.rummy.state import (
+    Discard,
+    LayOff,
+    Meld,
+    RummyState,
+    TakeDiscard,
+    TakeStock,
+)
 
 Rummy = find("rummy")
 NAMES = ("Red", "Blue", "Green", "Yellow", "Purple", "Orange")
@@ -470,3 +477,36 @@ def test_hidden_accepts_every_legal_game_and_scores_it_the_same(seed):
         hidden.apply(item)
     assert hidden.is_terminal()
     assert hidden.totals == read.totals and hidden.history == read.history
+
+
+# --------------------------------------------------------------------------- a session
+
+
+def live(session) -> RummyState:
+    state = session.state
+    assert isinstance(state, RummyState)
+    return state
+
+
+def test_a_session_virtual_deal_typed_turns_undo_and_resume():
+    from companion.journal import Journal
+    from companion.session import Session
+    from companion.voice import Recorder
+
+    recorder = Recorder()
+    session = Session.start(Rummy(["Red", "Blue"], {"deal": "read"}), Journal.memory(),
+                            recorder, seed=5, auto_chance=frozenset({"card"}))
+    state = live(session)
+    assert state.phase == "play" and state.stage == "draw"
+    reply = session.command("discard " + state.hands[1][0])
+    assert not reply.accepted and "first draw" in reply.text
+    assert session.command("draw").accepted  # the virtual stock supplies the card
+    assert live(session).stage == "play" and len(live(session).hands[1]) == 11
+    before = json.dumps(session.state.to_json(), sort_keys=True)
+    card = live(session).hands[1][0]
+    assert session.command(f"discard {card}").accepted
+    assert recorder.texts[-1] == f"Blue discards the {M.card_name(card)}."
+    session.undo()
+    assert json.dumps(session.state.to_json(), sort_keys=True) == before
+    resumed = Session.resume(session.journal, Recorder())
+    assert resumed.state.to_json() == session.state.to_json()
