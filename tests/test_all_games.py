@@ -22,7 +22,11 @@ from companion.voice import Recorder
 from tests import toy_game  # noqa: F401  (registers the toy game)
 
 GAMES = [cls for cls in load_all().all()]
-RANDOM_GAMES = 40
+# Each game is played until both budgets are spent: at least MIN_GAMES whole games, and about
+# STEP_BUDGET actions in all (long games like Hearts and Monopoly get fewer, short ones more).
+MIN_GAMES = 4
+MAX_GAMES = 40
+STEP_BUDGET = 12_000
 SESSION_GAMES = 3
 UNBOUNDED_STEPS = 3000  # for games whose random play need not end (Game.bounded False)
 
@@ -76,7 +80,9 @@ def check_refusals(state, rng):
 @pytest.mark.parametrize("cls", GAMES, ids=lambda c: c.spec.name)
 def test_random_games_keep_the_engine_contract(cls):
     rng = random.Random(f"contract:{cls.spec.name}")
-    for _ in range(RANDOM_GAMES):
+    steps = games = 0
+    while games < MIN_GAMES or (steps < STEP_BUDGET and games < MAX_GAMES):
+        games += 1
         game = cls(players_for(cls, rng))
         state = game.new_state()
         played: list[Action] = []
@@ -95,6 +101,7 @@ def test_random_games_keep_the_engine_contract(cls):
             state.apply(action)
             assert snapshot(copy) == before, "clone() must be independent"
             played.append(action)
+        steps += len(played)
         replayed = game.new_state()
         for action in played:
             replayed.apply(action)
