@@ -45,6 +45,9 @@ class TimingSink:
     def set_barrier(self, barrier: object) -> None:
         pass  # the benchmark waits on the journal itself, to time durability separately
 
+    def wait_idle(self, timeout: float | None = None) -> bool:
+        return True
+
     def close(self) -> None:
         pass
 

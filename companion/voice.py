@@ -330,6 +330,9 @@ class Recorder:
     def set_barrier(self, barrier: Barrier) -> None:
         self._barrier = barrier
 
+    def wait_idle(self, timeout: float | None = None) -> bool:
+        return True  # synchronous: everything said is already recorded
+
     @property
     def texts(self) -> list[str]:
         return [u.text for u in self.items]
