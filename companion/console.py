@@ -11,7 +11,7 @@ import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from companion.engine import Action, Draw, IllegalAction, Priority, Throw, as_player, sentence
+from companion.engine import Action, Draw, IllegalAction, Priority, Throw, sentence
 from companion.observations import TextCommand
 from companion.reply import Reply
 
@@ -22,7 +22,7 @@ Handler = Callable[["Session", list[str], TextCommand], Reply]
 
 HELP = """\
 Commands:
-  roll N [N ...]    the dice thrown (e.g. roll 4, roll 6 2)
+  roll N [N ...]    the dice thrown (e.g. roll 4, roll 6 2); with --dice virtual: roll
   card CARD         the card drawn or shown (e.g. card 5H)
   undo              take back the last input
   correct N [N ...] the last throw was really this (correct CARD for the last card)
@@ -62,15 +62,12 @@ def _game_command(session: Session, obs: TextCommand) -> Reply:
         session.say(answer, Priority.RESULT)
         return Reply(True, answer)
     session.check_player(obs.player)
-    action = session.game.parse_action(session.state, obs.text)
-    if obs.player is not None:
-        action = as_player(action, session.player_index(obs.player))
+    speaker = None if obs.player is None else session.player_index(obs.player)
+    action = session.game.parse_spoken(session.state, obs.text, speaker)
     return session.apply(action, source=obs.source)
 
 
 def _dice_values(args: list[str]) -> tuple[int, ...]:
-    if not args:
-        raise IllegalAction("Say which values were thrown, like: roll 4")
     try:
         return tuple(int(a) for a in args)
     except ValueError:
@@ -80,8 +77,10 @@ def _dice_values(args: list[str]) -> tuple[int, ...]:
 
 
 def cmd_roll(session: Session, args: list[str], obs: TextCommand) -> Reply:
-    values = _dice_values(args)
     session.check_player(obs.player, exact=True)
+    if not args:
+        return session.roll_virtual(obs.source)
+    values = _dice_values(args)
     request = session.state.chance()
     if request is None or request.kind != "dice":
         raise IllegalAction("No throw is expected now. " + sentence(session.state.expected()))

@@ -356,6 +356,12 @@ class Game(ABC):
         """Turn a typed game command ("buy", "e4", "11-15") into an action, or refuse."""
         raise IllegalAction(f"I don't know the command {text.split()[0]!r}")
 
+    def parse_spoken(self, state: State, text: str, player: int | None) -> Action:
+        """``parse_action`` for a line that may name its speaker ("Blue play 5H"): the speaker
+        is the action's actor. Games that need the speaker while parsing override this."""
+        action = self.parse_action(state, text)
+        return action if player is None else as_player(action, player)
+
     def query(self, state: State, text: str) -> str | None:
         """Answer a question that changes nothing ("balance", "rent Boardwalk"), or None."""
         return None

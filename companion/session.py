@@ -76,7 +76,9 @@ class Session:
         self.journal = journal
         self.announcer = announcer
         self.seed = seed
-        self.auto_chance = auto_chance  # chance kinds resolved by a seeded random source
+        # Chance kinds from a seeded random source: virtual decks resolve by themselves;
+        # virtual dice are thrown when a player says "roll" (or presses the tray's button).
+        self.auto_chance = auto_chance
         self.phrases = phrases or Phrasebook.load()
         self.confirm_below = confirm_below
         self.tags = tags or TagMap()
@@ -285,7 +287,8 @@ class Session:
         return count
 
     def _is_auto(self, action: Action) -> bool:
-        kinds = {Throw: "dice", Draw: "card", Shuffle: "shuffle"}
+        """A chance outcome the session supplied by itself (not one a player asked for)."""
+        kinds = {Draw: "card", Shuffle: "shuffle"}
         kind = kinds.get(type(action))
         return kind is not None and kind in self.auto_chance
 
@@ -308,10 +311,9 @@ class Session:
             listener(self, events)
 
     def _settle(self) -> None:
-        """Supply due virtual chance outcomes (seeded, journaled), then offer the choices."""
+        """Supply due virtual cards (seeded, journaled), then offer the choices."""
         while self._auto_due():
-            rng = random.Random(f"{self.seed}:{self.journal.count()}")
-            self._commit(self.state.sample_chance(rng), "virtual", 1.0)
+            self._commit(self._virtual_outcome(), "virtual", 1.0)
         if not self.state.is_terminal():
             choices = self.state.choices_after_move()
             if choices:
@@ -323,7 +325,23 @@ class Session:
             self.state.current_player() == CHANCE
             and request is not None
             and request.kind in self.auto_chance
+            and request.kind != "dice"
         )
+
+    def _virtual_outcome(self) -> Action:
+        # Seeded by the game's seed and the journal position: resume continues the sequence.
+        rng = random.Random(f"{self.seed}:{self.journal.count()}")
+        return self.state.sample_chance(rng)
+
+    def roll_virtual(self, source: str = "keyboard") -> Reply:
+        """Throw virtual dice for the player whose throw it is."""
+        request = self.state.chance()
+        if request is None or request.kind != "dice":
+            raise IllegalAction("No throw is expected now. " + sentence(self.state.expected()))
+        if "dice" not in self.auto_chance:
+            raise IllegalAction("Say which values were thrown, like: roll 4 "
+                                "(or play with --dice virtual and say just: roll)")
+        return self.apply(self._virtual_outcome(), source="virtual")
 
     def say(self, text: str, priority: int = Priority.INFO) -> None:
         if not text:

@@ -288,7 +288,8 @@ class Announcer:
                 self._idle.set()
 
     def _is_stale(self, item: Utterance) -> bool:
-        if item.priority > Priority.CHATTER:
+        # Only speech falls behind; text costs nothing, so console output keeps everything.
+        if item.priority > Priority.CHATTER or self.backend_name in {"console", "silent"}:
             return False
         return not self._queue.empty() or time.monotonic() - item.queued > self._stale
 

@@ -2,6 +2,7 @@
 
 import pytest
 
+from companion.engine import CHANCE
 from companion.journal import REFUSED, Journal
 from companion.observations import DeviceError, DiceSeen, TagSeen
 from companion.session import Session
@@ -128,19 +129,43 @@ def test_tags_map_to_commands_and_unknown_tags_are_refused():
     assert "Unknown tag 0BAD" in reply.text
 
 
-def test_virtual_dice_are_seeded_journaled_and_replayed():
-    recorder = Recorder()
-    session = Session.start(ToyGame(["Red", "Blue"]), Journal.memory(), recorder, seed=3,
-                            auto_chance=frozenset({"dice"}))
-    for _ in range(6):
-        session.command("go") if session.state.pot < 8 else session.command("bank")
-    resumed = Session.resume(session.journal, Recorder())
-    assert resumed.state.to_json() == session.state.to_json()
-    # undo takes back the decision together with the virtual throw it caused
-    before = len(session.applied)
-    session.command("undo")
-    assert len(session.applied) in (before - 1, before - 2)
-    assert session.state.current_player() >= 0
+def test_virtual_dice_are_seeded_journaled_and_replayed(tmp_path):
+    script = ["go", "roll", "go", "roll", "bank", "go", "roll", "go", "roll", "bank"]
+
+    def new(path):
+        return Session.start(ToyGame(["Red", "Blue"]), Journal(path), Recorder(), seed=3,
+                             auto_chance=frozenset({"dice"}))
+
+    whole = new(tmp_path / "whole.sqlite")
+    for line in script:
+        whole.command(line)
+        if line == "go":
+            assert whole.state.current_player() == CHANCE  # nothing is thrown by itself
+    assert "virtual" in [e.source for e in whole.journal.entries()]
+    # Stopped halfway and resumed, the seeded sequence carries on exactly.
+    first = new(tmp_path / "split.sqlite")
+    for line in script[:5]:
+        first.command(line)
+    first.journal.close()
+    resumed = Session.resume(Journal(tmp_path / "split.sqlite"), Recorder())
+    for line in script[5:]:
+        resumed.command(line)
+    assert resumed.state.to_json() == whole.state.to_json()
+    # A virtual throw a player asked for is one input: undo takes back just the throw.
+    before = whole.state.to_json()
+    whole.command("go")
+    whole.command("roll")
+    whole.command("undo")
+    assert whole.state.current_player() == CHANCE
+    whole.command("undo")
+    assert whole.state.to_json() == before
+
+
+def test_roll_without_values_needs_virtual_dice():
+    session, _ = start()
+    session.command("go")
+    reply = session.command("roll")
+    assert not reply.accepted and "--dice virtual" in reply.text
 
 
 def test_unknown_command_refused():

@@ -138,6 +138,13 @@ class Hearts(Game):
             raise IllegalAction("Say one card, like: play 5H")
         return Play(player, normal_card(words[0]))
 
+    def parse_spoken(self, state: State, text: str, player: int | None) -> Action:
+        assert isinstance(state, HeartsState)
+        if player is not None and state.hidden_opening_due():
+            # "Blue 2C": the speaker is who holds the opening card.
+            return self.parse_action(state, f"{text} {self.players[player]}")
+        return super().parse_spoken(state, text, player)
+
     def query(self, state: State, text: str) -> str | None:
         assert isinstance(state, HeartsState)
         word = text.strip().lower()
