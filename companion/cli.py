@@ -7,6 +7,7 @@ import argparse
 import importlib
 import json
 import logging
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -37,6 +38,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     command, rest = args[0], args[1:]
     _setup_logging()
+    try:
+        return _dispatch(command, rest)
+    except BrokenPipeError:
+        # The reader went away (``companion history | head``): stop quietly, as cat does.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+
+
+def _dispatch(command: str, rest: list[str]) -> int:
     try:
         if command in COMMANDS:
             return COMMANDS[command](rest)
