@@ -46,9 +46,8 @@ class KeyboardSource:
 
     name = "keyboard"
 
-    def __init__(self, stream: TextIO | None = None, *, prompt: bool | None = None) -> None:
+    def __init__(self, stream: TextIO | None = None) -> None:
         self.stream = stream or sys.stdin
-        self.prompt = self.stream.isatty() if prompt is None else prompt
         self._thread: threading.Thread | None = None
 
     def start(self, emit: Emit) -> None:
