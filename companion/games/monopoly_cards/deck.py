@@ -1,0 +1,142 @@
+"""The Monopoly The Card Game deck, loaded from config/decks/monopoly-card-game.json.
+
+The deck is data: every card id with its count, the colour-groups with their set values.
+Card ids are upper-case words ("BOARDWALK", "H3", "HOTEL", "TOKEN", "CHANCE", "GO",
+"MR-MONOPOLY"); ``card_id`` accepts looser spellings ("boardwalk", "3rd house", "mr monopoly").
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from functools import lru_cache
+
+from companion.config import load_json
+from companion.engine import IllegalAction
+
+DECK_FILE = "decks/monopoly-card-game.json"
+
+PROPERTY, HOUSE, HOTEL, TOKEN, CHANCE, GO, MR_MONOPOLY = (
+    "property", "house", "hotel", "token", "chance", "go", "mr-monopoly",
+)
+BONUS_KINDS = (TOKEN, CHANCE, GO, MR_MONOPOLY)
+
+
+@dataclass(frozen=True)
+class Group:
+    id: str
+    name: str
+    size: int  # cards in the whole group
+    minimum: int  # cards needed for a complete group (2 for the Railroads)
+    values: tuple[tuple[int, int], ...]  # (cards held, set value)
+    buildable: bool  # houses and hotels may be added (not Railroads, Utilities)
+
+    def value(self, held: int) -> int:
+        return dict(self.values).get(held, 0)
+
+
+@dataclass(frozen=True)
+class CardInfo:
+    id: str
+    name: str
+    kind: str
+    count: int
+    group: str = ""
+    level: int = 0  # house cards: 1st..4th
+
+
+@dataclass(frozen=True)
+class Deck:
+    cards: tuple[CardInfo, ...]
+    groups: tuple[Group, ...]
+    hotel_value: int
+    go_value: int
+    mr_monopoly_value: int
+
+    @property
+    def info(self) -> dict[str, CardInfo]:
+        return _info(self)
+
+    def group(self, gid: str) -> Group:
+        return _groups(self)[gid]
+
+    def full(self) -> Counter[str]:
+        return Counter({c.id: c.count for c in self.cards})
+
+    def ids(self) -> tuple[str, ...]:
+        """Every card of the deck, one entry per physical card."""
+        return tuple(c.id for c in self.cards for _ in range(c.count))
+
+    def properties_of(self, gid: str) -> tuple[str, ...]:
+        return tuple(c.id for c in self.cards if c.kind == PROPERTY and c.group == gid)
+
+    def name(self, card: str) -> str:
+        return self.info[card].name
+
+    def card_id(self, text: str) -> str:
+        """The deck's id for ``text`` ("boardwalk", "Park Place", "h3", "3rd", "mr monopoly"),
+        or IllegalAction naming the unknown card."""
+        key = _squash(text)
+        found = _aliases(self).get(key)
+        if found is None:
+            raise IllegalAction(f"{text.strip()} is not a card of this deck")
+        return found
+
+
+def _squash(text: str) -> str:
+    return "".join(ch for ch in text.lower() if ch.isalnum())
+
+
+@lru_cache(maxsize=8)
+def _info(deck: Deck) -> dict[str, CardInfo]:
+    return {c.id: c for c in deck.cards}
+
+
+@lru_cache(maxsize=8)
+def _groups(deck: Deck) -> dict[str, Group]:
+    return {g.id: g for g in deck.groups}
+
+
+@lru_cache(maxsize=8)
+def _aliases(deck: Deck) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for c in deck.cards:
+        out[_squash(c.id)] = c.id
+        out[_squash(c.name)] = c.id
+        words = c.name.split()
+        if c.kind == PROPERTY and len(words) > 1 and words[-1] in ("Avenue", "Place", "Gardens"):
+            out.setdefault(_squash(" ".join(words[:-1])), c.id)
+        if c.kind == HOUSE:
+            out[_squash(words[0])] = c.id  # "3rd"
+            out[f"house{c.level}"] = c.id
+    out.update({"mrm": "MR-MONOPOLY", "mr": "MR-MONOPOLY", "monopoly": "MR-MONOPOLY",
+                "bo": "B-AND-O", "pennsylvaniarailroad": "PENNSYLVANIA-RR",
+                "pennsylvania": "PENNSYLVANIA-AVE", "water": "WATER", "electric": "ELECTRIC",
+                "shortline": "SHORT-LINE", "chance": "CHANCE", "go": "GO"})
+    return {k: v for k, v in out.items() if v in _info(deck)}
+
+
+@lru_cache(maxsize=1)
+def load_deck(path: str = DECK_FILE) -> Deck:
+    data = load_json(path)
+    groups = tuple(
+        Group(g["id"], g["name"], int(g["size"]), int(g.get("min", g["size"])),
+              tuple(sorted((int(k), int(v)) for k, v in g["values"].items())),
+              bool(g.get("buildable", True)))
+        for g in data["groups"]
+    )
+    cards = tuple(
+        CardInfo(c["id"], c["name"], c["kind"], int(c["count"]), c.get("group", ""),
+                 int(c.get("level", 0)))
+        for c in data["cards"]
+    )
+    values = {c["id"]: int(c.get("value", 0)) for c in data["cards"]}
+    deck = Deck(cards, groups, int(data.get("hotel_value", 500)), values.get("GO", 200),
+                values.get("MR-MONOPOLY", 1000))
+    total = sum(c.count for c in cards)
+    if total != int(data.get("total", total)):
+        raise ValueError(f"{path}: the cards add up to {total}, not {data['total']}")
+    for c in cards:
+        if c.kind == PROPERTY and c.group not in {g.id for g in groups}:
+            raise ValueError(f"{path}: {c.id} names an unknown group {c.group!r}")
+    return deck
