@@ -69,6 +69,8 @@ def _game_command(session: Session, obs: TextCommand) -> Reply:
 
 def _dice_values(args: list[str]) -> tuple[int, ...]:
     try:
+        if not all(a.isascii() for a in args):
+            raise ValueError
         return tuple(int(a) for a in args)
     except ValueError:
         raise IllegalAction(
@@ -116,7 +118,7 @@ def cmd_correct(session: Session, args: list[str], obs: TextCommand) -> Reply:
     if not args:
         raise IllegalAction("Say the right value, like: correct 5")
     action: Action
-    if all(a.isdigit() for a in args):
+    if all(a.isascii() and a.isdigit() for a in args):
         action = Throw(tuple(int(a) for a in args))
     else:
         action = Draw(_card(session, args))

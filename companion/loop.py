@@ -6,6 +6,7 @@ state; the session is driven only from here, so there are no locks around the ga
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import queue
 import sys
@@ -47,7 +48,12 @@ class KeyboardSource:
     name = "keyboard"
 
     def __init__(self, stream: TextIO | None = None) -> None:
-        self.stream = stream or sys.stdin
+        if stream is None:
+            stream = sys.stdin
+            with contextlib.suppress(AttributeError, ValueError):
+                # A stray non-UTF-8 byte becomes U+FFFD (then an unknown command), not a crash.
+                sys.stdin.reconfigure(errors="replace")  # type: ignore[union-attr]
+        self.stream = stream
         self._thread: threading.Thread | None = None
 
     def start(self, emit: Emit) -> None:
@@ -56,11 +62,15 @@ class KeyboardSource:
         self._thread.start()
 
     def _run(self, emit: Emit) -> None:
-        for line in self.stream:
-            text = line.strip()
-            if text and not text.startswith("#"):
-                emit(TextCommand(source="keyboard", text=text))
-        emit(EndOfInput())  # type: ignore[arg-type]  # the loop's own end marker
+        try:
+            for line in self.stream:
+                text = line.strip()
+                if text and not text.startswith("#"):
+                    emit(TextCommand(source="keyboard", text=text))
+        except (OSError, ValueError) as err:  # a closed or broken terminal
+            log.warning("keyboard input ended: %s", err)
+        finally:
+            emit(EndOfInput())  # type: ignore[arg-type]  # the loop's own end marker
 
     def close(self) -> None:
         pass

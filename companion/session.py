@@ -146,14 +146,24 @@ class Session:
                 return console.handle(self, obs)
             return self._handle_device(obs)
         except IllegalAction as err:
-            if err.quiet:
-                log.info("not yet (%s): %s", obs.source, err.reason)
-                if err.settles and obs.source in self._refused_sources:
-                    self._refused_sources.discard(obs.source)
-                    self.say(err.reason, Priority.INFO)
-                return Reply(False, err.reason)
-            self._refused_sources.add(obs.source)
-            return self.refuse(err.reason, obs)
+            return self._refused(err, obs)
+        except Exception:
+            # A bug in an engine or interpreter must not end the game. The journal is the
+            # truth: rebuild from it, so a half-applied action cannot survive, and say so.
+            log.exception("error while handling %r", obs)
+            self._replay()
+            return self.refuse("Sorry, I could not handle that; nothing has changed.", obs,
+                               journal=False)
+
+    def _refused(self, err: IllegalAction, obs: Observation) -> Reply:
+        if err.quiet:
+            log.info("not yet (%s): %s", obs.source, err.reason)
+            if err.settles and obs.source in self._refused_sources:
+                self._refused_sources.discard(obs.source)
+                self.say(err.reason, Priority.INFO)
+            return Reply(False, err.reason)
+        self._refused_sources.add(obs.source)
+        return self.refuse(err.reason, obs)
 
     def command(self, text: str, *, player: str | None = None, source: str = "keyboard") -> Reply:
         return self.submit(TextCommand(source=source, text=text, player=player))

@@ -112,6 +112,8 @@ class LineDecoder:
                 return self._error(f"checksum mismatch (got {given}, expected {checksum(line)})",
                                    raw)
         words = line.split()
+        if not words:
+            return self._error("an empty message", raw)
         seat = None
         if len(words) > 1 and words[-1].startswith("@") and len(words[-1]) > 1:
             seat = words.pop()[1:]

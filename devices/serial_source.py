@@ -96,15 +96,17 @@ class SerialSource:
             lost = warned = False
             try:
                 self._read(port, emit)
-            except (serial.SerialException, OSError, TypeError) as err:
-                # TypeError: pyserial's posix read can fail that way when the fd vanishes.
+            except Exception as err:
+                # Unplugged (SerialException, OSError; pyserial's posix read can also fail
+                # with TypeError when the fd vanishes), or a bug: either way the reader must
+                # not die silently. Say so and reconnect.
                 if self._stop.is_set():
                     break
-                log.warning("%s lost: %s", self.name, err)
+                log.warning("%s lost: %r", self.name, err)
                 emit(DeviceStatus(source=self.name, state="disconnected",
                                   detail=f"The {self.role} device is unplugged. "
                                   "Plug it back in; I am waiting."))
-                lost = True
+                lost = warned = True
             finally:
                 self.connected.clear()
                 self.decoder.reset()

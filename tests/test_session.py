@@ -2,7 +2,7 @@
 
 import pytest
 
-from companion.engine import CHANCE
+from companion.engine import CHANCE, Throw
 from companion.journal import REFUSED, Journal
 from companion.observations import DeviceError, DiceSeen, TagSeen
 from companion.session import Session
@@ -201,3 +201,48 @@ def test_a_throw_named_for_another_player_is_refused_even_where_anyone_may_speak
     reply = session.command("Blue roll 4")
     assert reply.text == "Blue, it is Red's turn" and session.state.pot == 0
     assert session.command("Red roll 4").accepted
+
+
+def test_non_ascii_digits_are_refused_not_crashing():
+    session, _ = start()
+    session.command("go")
+    session.command("roll 3")
+    for line in ["correct ²", "roll ٣", "correct ³ ⁴"]:
+        reply = session.command(line)
+        assert not reply.accepted
+    assert session.state.pot == 3
+
+
+def test_a_bug_in_an_engine_is_refused_and_changes_nothing(monkeypatch):
+    session, rec = start()
+    session.command("go")
+    before = session.state.to_json()
+
+    original = type(session.state).apply
+
+    def broken(self, action):
+        if action == Throw((4,)):
+            self.pot = 99  # half-applied, then a crash
+            raise RuntimeError("engine bug")
+        return original(self, action)
+
+    monkeypatch.setattr(type(session.state), "apply", broken)
+    reply = session.command("roll 4")
+    assert not reply.accepted and "nothing has changed" in reply.text
+    monkeypatch.undo()
+    assert session.state.to_json() == before
+    assert session.command("roll 4").accepted
+
+
+def test_keyboard_source_ends_cleanly_on_undecodable_input():
+    import io
+
+    from companion.loop import EndOfInput, KeyboardSource
+
+    raw = io.TextIOWrapper(io.BytesIO(b"roll 4\n\xff\xfe\nroll 5\n"), encoding="utf-8",
+                           errors="strict")
+    got: list = []
+    source = KeyboardSource(raw)
+    source.start(got.append)
+    source._thread.join(10)
+    assert isinstance(got[-1], EndOfInput)
