@@ -8,7 +8,7 @@ Card ids are upper-case words ("BOARDWALK", "H3", "HOTEL", "TOKEN", "CHANCE", "G
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from companion.config import load_json
@@ -45,20 +45,25 @@ class CardInfo:
     level: int = 0  # house cards: 1st..4th
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # hashed by identity: one loaded deck, used as a cache key
 class Deck:
     cards: tuple[CardInfo, ...]
     groups: tuple[Group, ...]
     hotel_value: int
     go_value: int
     mr_monopoly_value: int
+    info: dict[str, CardInfo] = field(init=False, repr=False)
+    _groups: dict[str, Group] = field(init=False, repr=False)
 
-    @property
-    def info(self) -> dict[str, CardInfo]:
-        return _info(self)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "info", {c.id: c for c in self.cards})
+        object.__setattr__(self, "_groups", {g.id: g for g in self.groups})
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Deck:
+        return self  # immutable
 
     def group(self, gid: str) -> Group:
-        return _groups(self)[gid]
+        return self._groups[gid]
 
     def full(self) -> Counter[str]:
         return Counter({c.id: c.count for c in self.cards})
@@ -88,16 +93,6 @@ def _squash(text: str) -> str:
 
 
 @lru_cache(maxsize=8)
-def _info(deck: Deck) -> dict[str, CardInfo]:
-    return {c.id: c for c in deck.cards}
-
-
-@lru_cache(maxsize=8)
-def _groups(deck: Deck) -> dict[str, Group]:
-    return {g.id: g for g in deck.groups}
-
-
-@lru_cache(maxsize=8)
 def _aliases(deck: Deck) -> dict[str, str]:
     out: dict[str, str] = {}
     for c in deck.cards:
@@ -113,7 +108,7 @@ def _aliases(deck: Deck) -> dict[str, str]:
                 "bo": "B-AND-O", "pennsylvaniarailroad": "PENNSYLVANIA-RR",
                 "pennsylvania": "PENNSYLVANIA-AVE", "water": "WATER", "electric": "ELECTRIC",
                 "shortline": "SHORT-LINE", "chance": "CHANCE", "go": "GO"})
-    return {k: v for k, v in out.items() if v in _info(deck)}
+    return {k: v for k, v in out.items() if v in deck.info}
 
 
 @lru_cache(maxsize=1)

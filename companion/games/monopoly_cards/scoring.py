@@ -170,6 +170,16 @@ def _assignments(real: Counter[str], chances: int, deck: Deck) -> Iterable[tuple
             yield combo
 
 
+def _missing(real: Counter[str], deck: Deck) -> int:
+    """Property cards missing from the incomplete groups the hand has begun."""
+    held: Counter[str] = Counter()
+    for card, k in real.items():
+        c = deck.info[card]
+        if c.kind == PROPERTY:
+            held[c.group] += k
+    return sum(max(0, deck.group(g).minimum - k) for g, k in held.items())
+
+
 @dataclass(frozen=True)
 class LayDownPlan:
     """How a hand is laid down: what each Chance card stands for, and the hand's value."""
@@ -198,6 +208,8 @@ def _plan(cards: tuple[str, ...], declared: tuple[str, ...], deck: Deck) -> LayD
             if t not in targets:
                 return f"a Chance card cannot stand for {deck.name(t)} in this hand"
         options: Iterable[tuple[str, ...]] = [tuple(sorted(declared))]
+    elif _missing(real, deck) > n:  # more missing properties than Chance cards: fail fast
+        options = []
     else:
         options = _assignments(real, n, deck)
     best: LayDownPlan | None = None
