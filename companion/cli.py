@@ -16,7 +16,13 @@ from typing import Any
 from companion.config import user_data_dir
 from companion.engine import Game
 from companion.games import find, load_all
-from companion.journal import Journal, JournalError, latest_journal, new_journal_path
+from companion.journal import (
+    Journal,
+    JournalError,
+    holds_a_game,
+    latest_journal,
+    new_journal_path,
+)
 from companion.session import Session
 from companion.sources import Source, open_source
 
@@ -170,14 +176,13 @@ def cmd_play(argv: list[str]) -> int:
     options = _game_options(cls, args.option, extra, args)
     players = _players(cls, args.players)
     game = cls(players, options)
+    tags = _tags(args)
     path = Path(args.journal) if args.journal else new_journal_path(cls.spec.name)
-    journal = Journal(path)
-    if journal.count() or _has_meta(journal):
+    if path.exists() and holds_a_game(path):
         raise ValueError(f"{path} already holds a game: use 'companion resume --journal {path}'")
-    auto = _auto_chance(args)
     announcer = _announcer(args)
-    session = Session.start(game, journal, announcer, seed=args.seed, auto_chance=auto,
-                            tags=_tags(args))
+    session = Session.start(game, Journal(path), announcer, seed=args.seed,
+                            auto_chance=_auto_chance(args), tags=tags)
     print(f"(journal: {path})", file=sys.stderr)
     return _run(session, args, announcer)
 
@@ -187,8 +192,11 @@ def cmd_resume(argv: list[str]) -> int:
     parser.add_argument("name", nargs="?", help="part of a saved game's file name")
     args = parser.parse_args(argv)
     path = Path(args.journal) if args.journal else latest_journal(args.name)
+    if not holds_a_game(path):
+        raise JournalError(f"no saved game at {path}")
+    tags = _tags(args)
     announcer = _announcer(args)
-    session = Session.resume(Journal(path), announcer, tags=_tags(args))
+    session = Session.resume(Journal(path), announcer, tags=tags)
     print(f"(journal: {path})", file=sys.stderr)
     return _run(session, args, announcer)
 
@@ -205,14 +213,7 @@ def _run(session: Session, args: argparse.Namespace, announcer: Any) -> int:
         return run(session, sources)
     finally:
         announcer.close()
-
-
-def _has_meta(journal: Journal) -> bool:
-    try:
-        journal.meta()
-    except JournalError:
-        return False
-    return True
+        session.journal.close()
 
 
 def _players(cls: type[Game], text: str | None) -> list[str]:
@@ -283,12 +284,8 @@ def _tags(args: argparse.Namespace) -> Any:
 
 
 def _open_saved(journal: str | None, name: str | None = None) -> Session:
-    from companion.voice import Recorder
-
     path = Path(journal) if journal else latest_journal(name)
-    if not path.exists():
-        raise FileNotFoundError(f"no journal at {path}")
-    return Session.resume(Journal(path), Recorder())
+    return Session.view(Journal(path, readonly=True))
 
 
 def cmd_state(argv: list[str]) -> int:
@@ -317,7 +314,7 @@ def cmd_history(argv: list[str]) -> int:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     path = Path(args.journal) if args.journal else latest_journal(args.name)
-    rows = history_rows(Journal(path))
+    rows = history_rows(Journal(path, readonly=True))
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0

@@ -12,10 +12,11 @@ import argparse
 import queue
 import random
 import sys
+from pathlib import Path
 
 from companion.engine import CHANCE, Throw
 from companion.games import find
-from companion.journal import Journal, new_journal_path
+from companion.journal import Journal, holds_a_game, new_journal_path
 from companion.observations import Observation
 from companion.session import Session
 from companion.voice import make_announcer
@@ -76,6 +77,9 @@ def main(argv: list[str]) -> int:
             print("companion demo: could not open the virtual tray", file=sys.stderr)
             return 1
         game = find("snakes-ladders")(players)
+        if Path(path).exists() and holds_a_game(Path(path)):
+            print(f"companion demo: {path} already holds a game", file=sys.stderr)
+            return 2
         session = Session.start(game, Journal(path), announcer, seed=args.seed)
         for line in lines:
             device.send_line(line)
@@ -84,6 +88,7 @@ def main(argv: list[str]) -> int:
                 announcer.wait_idle()
         winners = [players[w] for w in session.state.winners()]
         announcer.wait_idle()
+        session.journal.close()
     finally:
         source.close()
         device.close()

@@ -14,7 +14,10 @@ power cut could take back, while the session itself never waits on the disk (an 
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
+import logging
 import os
 import sqlite3
 import threading
@@ -23,6 +26,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+log = logging.getLogger("companion.journal")
 
 SCHEMA_VERSION = 1
 
@@ -49,38 +54,70 @@ class JournalError(Exception):
 
 
 class Journal:
-    def __init__(self, path: str | Path) -> None:
+    """One game's journal. ``readonly`` opens an existing one for looking (state, history)
+    without writing, locking or creating anything; otherwise the journal is locked for this
+    process, so two companions can never both append to one game."""
+
+    def __init__(self, path: str | Path, *, readonly: bool = False) -> None:
         self.path = str(path)
-        if self.path != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        # check_same_thread=False: the session may be driven from the loop thread while the
-        # CLI built it on the main thread; the session serialises all access itself.
-        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")  # the syncer thread makes it durable
-        self._db.executescript(
-            """
-            CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-            CREATE TABLE IF NOT EXISTS entries (
-                seq INTEGER PRIMARY KEY,
-                time REAL NOT NULL,
-                kind TEXT NOT NULL,
-                payload TEXT NOT NULL,
-                source TEXT NOT NULL DEFAULT '',
-                confidence REAL NOT NULL DEFAULT 1.0,
-                note TEXT NOT NULL DEFAULT ''
-            );
-            """
-        )
+        self.readonly = readonly
+        self.error: str | None = None  # set if the disk refused a sync
+        self._lock_fd: int | None = None
+        memory = self.path == ":memory:"
+        if readonly:
+            if memory or not Path(self.path).is_file():
+                raise JournalError(f"no journal at {self.path}")
+            self._db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True,
+                                       check_same_thread=False)
+        else:
+            if not memory:
+                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+                self._lock()
+            # check_same_thread=False: the CLI builds the session on the main thread and the
+            # loop drives it from another; the session serialises all access itself.
+            self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            mode = self._db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+            if not memory and str(mode).lower() != "wal":
+                raise JournalError(f"{self.path}: SQLite refused WAL mode ({mode})")
+            self._db.execute("PRAGMA synchronous=NORMAL")  # the syncer thread makes it durable
+            self._db.executescript(_SCHEMA)
         self._cond = threading.Condition()
         self._appended = 0  # entries (and meta writes) committed
         self._synced = 0  # of those, how many are known to be on the disk
         self._closed = False
         self._syncer: threading.Thread | None = None
-        if self.path != ":memory:":
+        if not memory and not readonly:
+            self._initial_sync()
             self._syncer = threading.Thread(target=self._sync_loop, name="journal-sync",
                                             daemon=True)
             self._syncer.start()
+
+    def _lock(self) -> None:
+        fd = os.open(self.path + ".lock", os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            raise JournalError(
+                f"{self.path} is in use by another companion (only one may play a game)"
+            ) from None
+        self._lock_fd = fd
+
+    def _initial_sync(self) -> None:
+        # What a killed companion committed may still be only in the page cache: make it
+        # durable before anything is announced from it. And the directory entries of a new
+        # database and WAL must reach the disk once (synchronous=NORMAL never does it).
+        with contextlib.suppress(FileNotFoundError):
+            fd = os.open(self.path + "-wal", os.O_RDONLY)
+            try:
+                os.fdatasync(fd)
+            finally:
+                os.close(fd)
+        folder = os.open(str(Path(self.path).parent), os.O_RDONLY)
+        try:
+            os.fsync(folder)
+        finally:
+            os.close(folder)
 
     @classmethod
     def memory(cls) -> Journal:
@@ -145,10 +182,15 @@ class Journal:
             self._cond.notify_all()
 
     def wait_durable(self, timeout: float | None = 30.0) -> bool:
-        """Block until every entry appended so far is on the disk (power-cut safe)."""
+        """Block until every entry appended so far is on the disk (power-cut safe). False if
+        the disk refused (``error`` says why) or the wait timed out."""
         with self._cond:
             target = self._appended
-            return self._cond.wait_for(lambda: self._synced >= target or self._closed, timeout)
+            done = self._cond.wait_for(
+                lambda: self._synced >= target or self._closed or self.error is not None,
+                timeout,
+            )
+            return done and self._synced >= target
 
     def _sync_loop(self) -> None:
         wal_fd: int | None = None
@@ -158,9 +200,18 @@ class Journal:
                 if self._closed and self._appended <= self._synced:
                     break
                 target = self._appended
-            if wal_fd is None:
-                wal_fd = os.open(self.path + "-wal", os.O_RDONLY)
-            os.fdatasync(wal_fd)  # flushes the file's pages, whichever descriptor wrote them
+            try:
+                if wal_fd is None:
+                    wal_fd = os.open(self.path + "-wal", os.O_RDONLY)
+                os.fdatasync(wal_fd)  # flushes the file's pages, whichever fd wrote them
+            except OSError as err:
+                # After a failed fsync the kernel may have dropped the pages: never retry and
+                # claim success. Waiters are woken and told (wait_durable returns False).
+                log.error("journal %s cannot be made durable: %s", self.path, err)
+                with self._cond:
+                    self.error = str(err)
+                    self._cond.notify_all()
+                break
             with self._cond:
                 self._synced = target
                 self._cond.notify_all()
@@ -168,6 +219,8 @@ class Journal:
             os.close(wal_fd)
 
     def close(self) -> None:
+        if self._closed:
+            return
         self.wait_durable()
         with self._cond:
             self._closed = True
@@ -175,6 +228,9 @@ class Journal:
         if self._syncer is not None:
             self._syncer.join(timeout=30)
         self._db.close()
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)  # releases the flock
+            self._lock_fd = None
 
     def _transaction(self) -> _Transaction:
         return _Transaction(self._db)
@@ -189,6 +245,20 @@ class _Transaction:
 
     def __exit__(self, exc_type: object, *_: object) -> None:
         self.db.execute("ROLLBACK" if exc_type else "COMMIT")
+
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS entries (
+    seq INTEGER PRIMARY KEY,
+    time REAL NOT NULL,
+    kind TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    source TEXT NOT NULL DEFAULT '',
+    confidence REAL NOT NULL DEFAULT 1.0,
+    note TEXT NOT NULL DEFAULT ''
+);
+"""
 
 
 def journal_dir() -> Path:
@@ -208,12 +278,37 @@ def new_journal_path(game: str) -> Path:
     return path
 
 
+def last_written(path: Path) -> float:
+    """When a game was last played: in WAL mode the database file itself changes only at a
+    checkpoint, so its -wal file tells."""
+    times = [path.stat().st_mtime]
+    wal = Path(str(path) + "-wal")
+    if wal.exists():
+        times.append(wal.stat().st_mtime)
+    return max(times)
+
+
+def holds_a_game(path: Path) -> bool:
+    try:
+        journal = Journal(path, readonly=True)
+    except (JournalError, sqlite3.Error):
+        return False
+    try:
+        journal.meta()
+        return True
+    except (JournalError, sqlite3.Error):
+        return False
+    finally:
+        journal.close()
+
+
 def latest_journal(name: str | None = None) -> Path:
-    """The newest journal, or the newest whose file name contains ``name``."""
+    """The most recently played journal, or the newest whose file name contains ``name``."""
     folder = journal_dir()
     candidates = sorted(
-        (p for p in folder.glob("*.sqlite") if name is None or name in p.name),
-        key=lambda p: p.stat().st_mtime,
+        (p for p in folder.glob("*.sqlite")
+         if (name is None or name in p.name) and holds_a_game(p)),
+        key=last_written,
     )
     if not candidates:
         what = f" matching {name!r}" if name else ""

@@ -137,6 +137,19 @@ class Session:
         session._settle()
         return session
 
+    @classmethod
+    def view(cls, journal: Journal) -> Session:
+        """A saved game rebuilt for looking at (state, history): nothing is announced, no
+        virtual card is drawn, nothing is written."""
+        from companion.voice import Recorder
+
+        meta = journal.meta()
+        game = find(meta["game"])(meta["players"], meta["options"])
+        session = cls(game, journal, Recorder(), seed=int(meta.get("seed", 0)),
+                      auto_chance=frozenset(meta.get("auto_chance", [])))
+        session._replay()
+        return session
+
     # --- input ----------------------------------------------------------------------
 
     def submit(self, obs: Observation) -> Reply:

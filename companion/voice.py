@@ -11,6 +11,7 @@ refusals are always said.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import logging
 import queue
@@ -240,9 +241,10 @@ class Announcer:
         self._echo = echo
         self._stale = stale_seconds
         self._warn = warn or (lambda msg: print(f"warning: {msg}", file=sys.stderr))
-        self._idle = threading.Event()
-        self._idle.set()
+        self._pending = 0  # said but not yet spoken or dropped
+        self._idle = threading.Condition()
         self._barrier: Barrier = lambda: None
+        self._durability_warned = False
         self.backend_name = "starting"
         self.spoken: list[str] = []  # what the backend actually said (for the demo summary)
         self.dropped: list[str] = []
@@ -252,7 +254,8 @@ class Announcer:
         self._ready.wait(timeout=30)
 
     def say(self, text: str, priority: int = Priority.INFO) -> None:
-        self._idle.clear()
+        with self._idle:
+            self._pending += 1
         self._queue.put(Utterance(text, priority))
 
     def set_barrier(self, barrier: Barrier) -> None:
@@ -260,7 +263,8 @@ class Announcer:
 
     def wait_idle(self, timeout: float | None = None) -> bool:
         """Block until everything queued has been said (or dropped)."""
-        return self._idle.wait(timeout)
+        with self._idle:
+            return self._idle.wait_for(lambda: self._pending == 0, timeout)
 
     def close(self, timeout: float = 60.0) -> None:
         self._queue.put(None)
@@ -272,20 +276,37 @@ class Announcer:
         while True:
             item = self._queue.get()
             if item is None:
-                backend.close()
-                self._idle.set()
+                with contextlib.suppress(Exception):
+                    backend.close()
                 return
-            if self._is_stale(item):
-                self.dropped.append(item.text)
-                log.info("dropped stale chatter: %s", item.text)
-            else:
-                self._barrier()
-                if self._echo is not None and self.backend_name != "console":
-                    self._echo.write(item.text + "\n")
-                    self._echo.flush()
-                backend = self._speak(backend, item.text)
-            if self._queue.empty():
-                self._idle.set()
+            try:
+                backend = self._handle(backend, item)
+            except Exception as err:  # nothing may silence the announcer for good
+                log.exception("announcer failed on %r", item.text)
+                self._warn(f"announcing failed ({err}); continuing with text only")
+                backend = ConsoleBackend()
+                self.backend_name = backend.name
+                if self._echo is None:
+                    with contextlib.suppress(Exception):
+                        backend.speak(item.text)
+            finally:
+                with self._idle:
+                    self._pending -= 1
+                    self._idle.notify_all()
+
+    def _handle(self, backend: Backend, item: Utterance) -> Backend:
+        if self._is_stale(item):
+            self.dropped.append(item.text)
+            log.info("dropped stale chatter: %s", item.text)
+            return backend
+        if self._barrier() is False and not self._durability_warned:
+            self._durability_warned = True
+            self._warn("the game journal could not be confirmed on disk; "
+                       "a power cut could lose the latest moves")
+        if self._echo is not None and self.backend_name != "console":
+            self._echo.write(item.text + "\n")
+            self._echo.flush()
+        return self._speak(backend, item.text)
 
     def _is_stale(self, item: Utterance) -> bool:
         # Only speech falls behind; text costs nothing, so console output keeps everything.

@@ -103,21 +103,26 @@ def test_sigkill_at_random_points_then_resume_equals_uninterrupted(tmp_path):
         proc, master = companion(*args)
         first = False
         remaining = lines[consumed:]
-        kill_after = rng.randint(1, max(1, len(remaining) // 2))
-        for line in remaining:
-            os.write(master, (line + "\n").encode())
-        if kills < 4 and len(remaining) > 3:
-            wait_for_entries(journal, consumed + kill_after, proc)
+        if kills < 4 and len(remaining) > 8:
+            # Feed k lines and wait until they are journaled, then send a few more and kill
+            # at once, while those are in flight: read, half-handled, or not yet seen.
+            k = rng.randint(1, len(remaining) // 2)
+            for line in remaining[:k]:
+                os.write(master, (line + "\n").encode())
+            wait_for_entries(journal, consumed + k, proc)
+            for line in remaining[k : k + rng.randint(0, 3)]:
+                os.write(master, (line + "\n").encode())
             proc.send_signal(signal.SIGKILL)
             proc.wait(WAIT)
             kills += 1
         else:
-            os.write(master, b"quit\n")
+            for line in [*remaining, "quit"]:
+                os.write(master, (line + "\n").encode())
             assert proc.wait(WAIT) == 0
         os.close(master)
         consumed = journal_entries(journal)
         assert consumed <= len(lines)
-    assert kills >= 2
+    assert kills >= 2, (kills, consumed, len(lines))
     out = subprocess.run(
         [sys.executable, "-m", "companion.cli", "state", "--json", "--journal", str(journal)],
         capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)}, cwd=ROOT,

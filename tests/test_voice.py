@@ -146,3 +146,23 @@ def test_pyttsx3_synthesises_a_wav_as_long_as_the_sentence(tmp_path):
 def test_make_announcer_rejects_unknown_voice():
     with pytest.raises(ValueError):
         make_announcer("klingon")
+
+
+def test_a_failing_backend_or_echo_never_silences_the_announcer():
+    class Exploding:
+        name = "exploding"
+
+        def speak(self, text: str) -> None:
+            raise ValueError("driver bug")
+
+        def close(self) -> None:
+            pass
+
+    warnings: list[str] = []
+    announcer = Announcer(Exploding, echo=None, warn=warnings.append)
+    for i in range(3):
+        announcer.say(f"line {i}", Priority.RESULT)
+    assert announcer.wait_idle(WAIT)
+    assert announcer._thread.is_alive()
+    announcer.close()
+    assert len(warnings) == 1
