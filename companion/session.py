@@ -272,6 +272,7 @@ class Session:
         undone = self.applied[-count]
         self.journal.append(UNDO, {"count": count}, source=source)
         self._replay()
+        self._settle(offer_choices=False)  # the undo message says what is expected
         self.pending = None
         # Described on the state it was played from: "Undone: knight to f3", not "g1f3".
         words = (action_words(undone) if isinstance(undone, CHANCE_ACTIONS)
@@ -280,7 +281,10 @@ class Session:
         return Reply(True, self.last_announcement)
 
     def correct(self, action: Action, source: str = "keyboard") -> Reply:
-        """Replace the latest chance outcome of the same type (a misread die) by ``action``."""
+        """Replace the latest chance outcome of the same type (a misread die) by ``action``.
+
+        What was played after it is played again on the corrected game while it stays legal;
+        anything that no longer fits is taken back, and said."""
         index = self._last_chance_index(type(action))
         if index is None:
             raise IllegalAction("There is no earlier throw or card to correct")
@@ -288,13 +292,22 @@ class Session:
         for earlier in self.applied[:index]:
             trial.apply(earlier)
         trial.apply(action)  # raises IllegalAction, changing nothing, when it is illegal here
-        count = len(self.applied) - index
+        later = self.applied[index + 1 :]
+        kept = _still_legal(trial, later)
+        dropped = later[len(kept) :]
         self.journal.append(
-            CORRECT, {"count": count, "action": encode_action(action)}, source=source
+            CORRECT,
+            {"count": len(self.applied) - index, "action": encode_action(action),
+             "then": [encode_action(a) for a in kept]},
+            source=source,
         )
         events = self._replay()
         self.say(f"Corrected to {action_words(action)}.", Priority.RESULT)
-        self._announce(events)
+        if not kept:
+            self._announce(events)  # what the corrected throw did
+        if dropped:
+            words = "; ".join(self.state.describe_action(a) for a in dropped)
+            self.say(f"No longer possible, so taken back: {words}.", Priority.RESULT)
         self._settle()
         return Reply(True, self.last_announcement)
 
@@ -303,11 +316,14 @@ class Session:
         self.state.clone().apply(action)
 
     def _undo_depth(self) -> int:
-        """Undo one input; virtual chance outcomes go with the decision that caused them."""
-        count = 1
-        while count < len(self.applied) and self._is_auto(self.applied[-count]):
-            count += 1
-        return count
+        """Undo one input; virtual cards go with the decision that caused them. The opening
+        virtual deal is no one's input, so it is never undone."""
+        auto = 0
+        while auto < len(self.applied) and self._is_auto(self.applied[-1 - auto]):
+            auto += 1
+        if auto == len(self.applied):
+            raise IllegalAction("There is nothing to undo")
+        return auto + 1
 
     def _is_auto(self, action: Action) -> bool:
         """A chance outcome the session supplied by itself (not one a player asked for)."""
@@ -333,11 +349,11 @@ class Session:
         for listener in self.listeners:
             listener(self, events)
 
-    def _settle(self) -> None:
+    def _settle(self, *, offer_choices: bool = True) -> None:
         """Supply due virtual cards (seeded, journaled), then offer the choices."""
         while self._auto_due():
             self._commit(self._virtual_outcome(), "virtual", 1.0)
-        if not self.state.is_terminal():
+        if offer_choices and not self.state.is_terminal():
             choices = self.state.choices_after_move()
             if choices:
                 self.say(choices, Priority.INFO)
@@ -381,6 +397,18 @@ def action_words(action: Action) -> str:
     return str(action)
 
 
+def _still_legal(state: State, actions: Sequence[Action]) -> list[Action]:
+    """The leading run of ``actions`` that can still be played, in order, from ``state``."""
+    kept: list[Action] = []
+    for action in actions:
+        try:
+            state.apply(action)
+        except IllegalAction:
+            break
+        kept.append(action)
+    return kept
+
+
 def replay(game: Game, journal: Journal) -> tuple[State, list[Action], list[Event]]:
     """Rebuild from the journal: the state, the effective actions (after undo and
     corrections), and the last action's events (a correction announces its consequences)."""
@@ -393,6 +421,8 @@ def replay(game: Game, journal: Journal) -> tuple[State, list[Action], list[Even
         elif entry.kind == CORRECT:
             del actions[len(actions) - int(entry.payload["count"]) :]
             actions.append(decode_action(entry.payload["action"], game.action_types))
+            actions.extend(decode_action(a, game.action_types)
+                           for a in entry.payload.get("then", []))
     state = game.new_state()
     events: list[Event] = []
     for action in actions:

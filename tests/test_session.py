@@ -246,3 +246,36 @@ def test_keyboard_source_ends_cleanly_on_undecodable_input():
     source.start(got.append)
     source._thread.join(10)
     assert isinstance(got[-1], EndOfInput)
+
+
+def test_correct_replays_what_still_fits_and_says_what_was_taken_back():
+    session, rec = start()
+    for line in ["go", "roll 4", "bank"]:
+        session.command(line)
+    assert session.command("correct 2").accepted  # the bank still fits: Red banks 2
+    assert session.state.banks == [2, 0] and session.state.turn == 1
+    session2, rec2 = start()
+    for line in ["go", "roll 4", "go"]:
+        session2.command(line)
+    assert session2.command("correct 1").accepted  # a 1 passes the turn: Red's "go" is void
+    assert session2.state.turn == 1 and session2.state.pot == 0
+    assert "No longer possible, so taken back: throw." in rec2.texts
+    resumed = Session.resume(session2.journal, Recorder())
+    assert resumed.state.to_json() == session2.state.to_json()
+
+
+def test_undo_never_takes_back_a_virtual_deal():
+    from companion.games import find
+
+    game = find("crazy-eights")(["Red", "Blue"])
+    session = Session.start(game, Journal.memory(), Recorder(), seed=5,
+                            auto_chance=frozenset({"card", "shuffle"}))
+    dealt = session.state.to_json()
+    reply = session.command("undo")
+    assert not reply.accepted and reply.text == "There is nothing to undo"
+    assert session.state.to_json() == dealt
+    action = session.state.legal_actions()[0]
+    session.apply(action, source="test")
+    session.undo()
+    assert session.state.to_json() == dealt
+    assert Session.resume(session.journal, Recorder()).state.to_json() == dealt
