@@ -407,7 +407,9 @@ def test_parse_commands():
     assert game.parse_action(state, "trade Green 2 add boardwalk") == \
         Trade(BLUE, GREEN, 2, "BOARDWALK")
     assert game.parse_action(state, "trade extra 2") == Trade(BLUE, 3, 2)
-    assert game.parse_action(state, "down chance 3rd house") == LayDown(BLUE, chances=("H3",))
+    assert game.parse_action(state, "down as 3rd house") == LayDown(BLUE, chances=("H3",))
+    assert game.parse_action(state, "down park place, chance as boardwalk") == \
+        LayDown(BLUE, cards=("PARK-PLACE", "CHANCE"), chances=("BOARDWALK",))
     assert game.parse_action(state, "lay down discard boardwalk, GO") == \
         LayDown(BLUE, discards=("BOARDWALK", "GO"))
     assert parse_cards(DECK, "Park Place, Boardwalk, 2 tokens, 3rd house") == \

@@ -48,9 +48,9 @@ COMMANDS = """\
                                (add CARD: first put CARD from your hand on your pile)
   trade extra [1|2] [add CARD] 2-3 players: the extra pile (2 also takes the draw pile's top)
   discard CARD                 onto your trade pile
-  down [CARDS] [discard CARDS] [chance CARDS]
+  down [CARDS] [discard CARDS] [as CARDS]
                                lay down (deal=hidden: name the cards, comma-separated;
-                               chance: what each Chance card stands for)
+                               as: what each Chance card stands for)
   reward [CARDS]               deal=hidden: the reward cards the first player keeps
   show [CARDS]                 deal=hidden: your hand at the end of the hand
   exchange NAME                5-6 players: swap trade cards with NAME
@@ -182,7 +182,7 @@ class MonopolyCardGame(Game):
         key = "cards"
         for word in rest.split():
             low = word.lower().rstrip(":")
-            if low in ("discard", "discards", "chance", "chances"):
+            if low in ("discard", "discards", "as"):
                 key = "discard" if low.startswith("discard") else "chance"
                 continue
             parts[key].append(word)

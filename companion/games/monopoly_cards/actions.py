@@ -60,7 +60,7 @@ class LayDown(Action):
         if self.discards:
             parts += ["discard", *self.discards]
         if self.chances:
-            parts += ["chance", *self.chances]
+            parts += ["as", *self.chances]
         return " ".join(parts)
 
 

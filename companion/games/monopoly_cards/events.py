@@ -177,7 +177,8 @@ class HandShown(Event):
     priority: ClassVar[int] = Priority.CHATTER
 
     def describe(self, names: Sequence[str]) -> str:
-        return f"{names[self.player]} shows {len(self.cards)} cards."
+        n = len(self.cards)
+        return f"{names[self.player]} shows {n} card{'s' if n != 1 else ''}."
 
 
 @dataclass(frozen=True)
