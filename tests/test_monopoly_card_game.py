@@ -254,7 +254,9 @@ def test_lay_down_reward_and_scoring_of_the_whole_table():
     assert "MR-MONOPOLY" not in state.hands[RED]
     yellow_hand = list(state.hands[YELLOW_P])
     events = state.apply(LayDown(BLUE))
-    assert any("Blue lays down, worth $3,800" in e.describe(NAMES) for e in events)
+    said = [e.describe(NAMES) for e in events]
+    assert "Blue lays down: Yellow with 3 houses $1,200; 2 tokens $2,400; 1 GO $200; $3,800" \
+        " before the reward." in said, said
     assert state.current_player() == CHANCE  # the reward: the top five cards
     for card in left[:5]:
         events = state.apply(Draw(card))

@@ -128,11 +128,14 @@ class LaidDown(Event):
     cards: tuple[str, ...]
     chances: tuple[str, ...]
     value: int
+    items: str = ""
     key: ClassVar[str] = "mcg_laid_down"
     priority: ClassVar[int] = Priority.RESULT
 
     def describe(self, names: Sequence[str]) -> str:
-        text = f"{names[self.player]} lays down, worth {money(self.value)} before the reward."
+        items = f": {self.items}" if self.items else ""
+        text = (f"{names[self.player]} lays down{items}; {money(self.value)} before the"
+                " reward.")
         if self.chances:
             text += f" Chance stands for {card_names(self.chances)}."
         return text

@@ -426,7 +426,8 @@ class MonopolyCardState(State):
             self.piles[p].append(card)
             out.append(ev.Discarded(p, card, 0))
         self.laid, self.plan = p, plan
-        out.append(ev.LaidDown(p, tuple(sorted(rest)), plan.chances, plan.value.total))
+        out.append(ev.LaidDown(p, tuple(sorted(rest)), plan.chances, plan.value.total,
+                               describe_value(plan.value)))
         if self.big:  # the reward: every trade card on the table
             self.reward = [c for pile in self.piles for c in pile]
             for pile in self.piles:
@@ -506,7 +507,8 @@ class MonopolyCardState(State):
         self.shown[p] = list(action.cards)
         self.turn = p
         self.phase = REWARD_IN
-        return [ev.LaidDown(p, tuple(sorted(action.cards)), plan.chances, plan.value.total)]
+        return [ev.LaidDown(p, tuple(sorted(action.cards)), plan.chances, plan.value.total,
+                            describe_value(plan.value))]
 
     def _reward_in(self, action: Action) -> list[Event]:
         assert isinstance(action, Reward)
@@ -576,6 +578,18 @@ class MonopolyCardState(State):
         return out + [ev.HandStarts(self.hand_number, self.dealer, self.per_player)]
 
     # --- views -------------------------------------------------------------------------------
+
+    def describe_action(self, action: Action) -> str:
+        names = self.game.players
+        if isinstance(action, Trade):
+            add = f", first adding {self._name(action.add)}" if action.add else ""
+            return (f"trade {action.count} with {ev.pile_name(action.pile, names)}{add}")
+        if isinstance(action, Exchange):
+            return f"exchange with {names[action.other]}"
+        if isinstance(action, Discard | PassCard):
+            verb = "discard" if isinstance(action, Discard) else "pass"
+            return f"{verb} {self._name(action.card)}"
+        return str(action)
 
     def _name(self, card: str) -> str:
         return self.deck.name(card) if card in self.deck.info else card
