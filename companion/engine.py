@@ -462,7 +462,8 @@ class State(ABC):
         if request is not None:
             who = f"{names[request.who]} to " if request.who is not None else ""
             verb = "throw" if request.kind == "dice" else "draw"
-            return f"{who}{verb} {request.describe()}".capitalize()
+            text = f"{who}{verb} {request.describe()}"
+            return text[:1].upper() + text[1:]  # not capitalize(): "McCoy" stays "McCoy"
         return f"{names[self.current_player()]} to move"
 
     def may_act(self, player: int) -> bool:

@@ -48,7 +48,11 @@ class PtyDevice:
             self.received += data
 
     def close(self) -> None:
+        """Unplug: the reader sees the device go away, and no thread or fd is left behind."""
         self._closed.set()
+        with contextlib.suppress(OSError):
+            os.write(self._slave, b"\0")  # wakes the drain thread out of its read
+        self._drain.join(timeout=5)
         for fd in (self._slave, self.master):
             with contextlib.suppress(OSError):
                 os.close(fd)

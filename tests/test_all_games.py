@@ -8,13 +8,22 @@ Session, that undo restores the previous state and resume equals live.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 from dataclasses import dataclass
 
 import pytest
 
-from companion.engine import CHANCE, Action, IllegalAction, Throw, decode_action, encode_action
+from companion.engine import (
+    CHANCE,
+    Action,
+    IllegalAction,
+    Throw,
+    as_player,
+    decode_action,
+    encode_action,
+)
 from companion.games import LOAD_ERRORS, load_all
 from companion.journal import Journal
 from companion.session import Session
@@ -71,7 +80,16 @@ def choose(state, rng) -> Action:
 
 def check_refusals(state, rng):
     before = snapshot(state)
-    for bad in (Bogus(rng.randint(0, 9)), Throw((0,)), Throw(tuple([7] * 9))):
+    bad_actions = [Bogus(rng.randint(0, 9)), Throw((0,)), Throw(tuple([7] * 9))]
+    if state.current_player() >= 0:
+        # A legal move given by a player who may not act now must be refused.
+        legal = rng.choice(state.legal_actions())
+        others = [p for p in range(len(state.game.players)) if not state.may_act(p)]
+        if others:
+            wrong = as_player(legal, rng.choice(others))
+            if wrong != legal:
+                bad_actions.append(wrong)
+    for bad in bad_actions:
         with pytest.raises(IllegalAction):
             state.apply(bad)
         assert snapshot(state) == before, f"{bad} was refused but changed the state"
@@ -111,19 +129,29 @@ def test_random_games_keep_the_engine_contract(cls):
 
 
 @pytest.mark.parametrize("cls", GAMES, ids=lambda c: c.spec.name)
-def test_session_undo_and_resume(cls):
+def test_session_undo_correct_and_resume(cls):
+    """Through a real Session, with virtual decks half the time: undo restores the previous
+    state, corrections of a throw keep the journal consistent, and resume equals live."""
     rng = random.Random(f"session:{cls.spec.name}")
-    for _ in range(SESSION_GAMES):
+    for n in range(SESSION_GAMES):
         game = cls(players_for(cls, rng))
-        session = Session.start(game, Journal.memory(), Recorder(), seed=rng.randrange(10**6))
+        auto = frozenset({"card", "shuffle"}) if n % 2 else frozenset()
+        session = Session.start(game, Journal.memory(), Recorder(), seed=rng.randrange(10**6),
+                                auto_chance=auto)
         steps = 0
         while not session.state.is_terminal() and steps < min(game.max_length(), 400):
             before = snapshot(session.state)
-            reply = session.apply(choose(session.state, rng), source="test")
+            action = choose(session.state, rng)
+            reply = session.apply(action, source="test")
             assert reply.accepted
-            if rng.random() < 0.15:
+            roll = rng.random()
+            if roll < 0.15:
                 session.undo()
                 assert snapshot(session.state) == before, "undo must restore the previous state"
+            elif roll < 0.2 and isinstance(action, Throw) and not session.state.is_terminal():
+                other = Throw(tuple(rng.randint(1, 6) for _ in action.values))
+                with contextlib.suppress(IllegalAction):
+                    session.correct(other)
             steps += 1
         resumed = Session.resume(session.journal, Recorder())
         assert snapshot(resumed.state) == snapshot(session.state), "resume must equal live"

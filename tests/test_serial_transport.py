@@ -96,3 +96,19 @@ def test_reconnect_after_unplug_over_socket():
     finally:
         source.close()
         server.close()
+
+
+def test_pty_unplug_is_noticed_and_leaves_no_thread():
+    device = PtyDevice()
+    source = SerialSource(device.path, retry_seconds=0.05)
+    q = collect(source)
+    try:
+        assert source.connected.wait(WAIT)
+        device.send_line("DICE 2")
+        assert next_of(q, DiceSeen).values == (2,)
+        device.close()
+        assert not device._drain.is_alive()
+        status = next_of(q, DeviceStatus)
+        assert status.state == "disconnected" and "unplugged" in status.detail
+    finally:
+        source.close()
