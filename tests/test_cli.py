@@ -89,3 +89,26 @@ def test_demo_plays_a_whole_game_through_the_emulated_tray(capsys, tmp_path):
     assert "Undone:" in out
     code, out, _ = run(capsys, "state", "--json", "--journal", str(tmp_path / "demo.sqlite"))
     assert json.loads(out)["over"] is True
+
+
+def test_resume_without_a_path_continues_the_game_played_last(monkeypatch, capsys):
+    import io
+
+    from companion.journal import Journal, journal_dir
+
+    for name in ("Ann,Bob", "Cat,Dan"):
+        monkeypatch.setattr("sys.stdin", io.StringIO("roll 2\n"))
+        assert run(capsys, "play", "snakes", "--players", name, "--voice", "silent")[0] == 0
+    def players(path):
+        journal = Journal(path, readonly=True)
+        try:
+            return journal.meta()["players"]
+        finally:
+            journal.close()
+
+    first = next(p for p in journal_dir().glob("*.sqlite") if players(p) == ["Ann", "Bob"])
+    monkeypatch.setattr("sys.stdin", io.StringIO("roll 3\n"))
+    assert run(capsys, "resume", "--voice", "silent", "--journal", str(first))[0] == 0
+    code, out, _ = run(capsys, "state", "--json")  # the latest is the one played last
+    view = json.loads(out)
+    assert view["players"] == ["Ann", "Bob"] and view["state"]["positions"] == [2, 3]
