@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import pytest
 
@@ -192,7 +192,8 @@ def new(n: int = 4, **options: object) -> MonopolyCardState:
 
 
 def deal(state: MonopolyCardState, hands: dict[int, list[str]], piles: dict[int, str],
-         draw_top: Sequence[str] = ()) -> list[str]:
+         draw_top: Sequence[str] = (), apply: Callable[[Draw], object] | None = None,
+         ) -> list[str]:
     """Read a whole deal in: the given hands and trade cards, the rest filled from the deck.
     Returns the cards left for the draw pile, ``draw_top`` first."""
     pool = DECK.full() - Counter(c for h in hands.values() for c in h) - Counter(
@@ -205,7 +206,7 @@ def deal(state: MonopolyCardState, hands: dict[int, list[str]], piles: dict[int,
     trade = {p: [piles[p]] if p in piles else [spare.pop(0)] for p in range(len(state.piles))}
     for target in list(state.deal_order):
         card = want[target].pop(0) if target < state.n else trade[target - state.n].pop()
-        state.apply(Draw(card))
+        (apply or state.apply)(Draw(card))
     return [*draw_top, *spare]
 
 
@@ -484,3 +485,32 @@ def test_random_full_games(n, deal_mode):
     target = 7000 if n >= 5 else 10000
     assert max(state.money) >= target
     assert state.winners() and all(state.money[w] == max(state.money) for w in state.winners())
+
+
+def test_session_read_mode_typed_turn():
+    from companion.journal import Journal
+    from companion.session import Session
+    from companion.voice import Recorder
+
+    recorder = Recorder()
+    game = MonopolyCardGame(NAMES[:3])
+    session = Session.start(game, Journal.memory(), announcer=recorder)
+    state = session.state
+    assert isinstance(state, MonopolyCardState)
+
+    def read(action: Draw) -> None:
+        assert session.apply(action, source="test").accepted
+
+    deal(state, {BLUE: ["BOARDWALK"]}, {GREEN: "GO"}, ["PARK-PLACE"], apply=read)
+    assert state.current_player() == BLUE
+    assert not session.command("draw", player="Green").accepted  # not Green's turn
+    assert session.command("draw").accepted
+    assert not session.command("card boardwalk").accepted  # already dealt to Blue
+    assert session.command("card park place").accepted
+    assert "PARK-PLACE" in state.hands[BLUE]
+    absent = next(c for c in DECK.info if c not in state.hands[BLUE])
+    assert not session.command(f"discard {absent}").accepted
+    assert session.command("discard park place").accepted
+    assert state.piles[BLUE][-1] == "PARK-PLACE" and state.current_player() == GREEN
+    assert any("Blue discards Park Place." in t for t in recorder.texts)
+    assert not any("Boardwalk" in t for t in recorder.texts)  # a hand is never said
