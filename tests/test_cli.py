@@ -93,6 +93,8 @@ def test_demo_plays_a_whole_game_through_the_emulated_tray(capsys, tmp_path):
 
 def test_resume_without_a_path_continues_the_game_played_last(monkeypatch, capsys):
     import io
+    import os
+    import time
 
     from companion.journal import Journal, journal_dir
 
@@ -106,7 +108,11 @@ def test_resume_without_a_path_continues_the_game_played_last(monkeypatch, capsy
         finally:
             journal.close()
 
-    first = next(p for p in journal_dir().glob("*.sqlite") if players(p) == ["Ann", "Bob"])
+    games = list(journal_dir().glob("*.sqlite"))
+    first = next(p for p in games if players(p) == ["Ann", "Bob"])
+    an_hour_ago = time.time() - 3600  # file times are coarse: make the order unmistakable
+    for path in games:
+        os.utime(path, (an_hour_ago, an_hour_ago))
     monkeypatch.setattr("sys.stdin", io.StringIO("roll 3\n"))
     assert run(capsys, "resume", "--voice", "silent", "--journal", str(first))[0] == 0
     code, out, _ = run(capsys, "state", "--json")  # the latest is the one played last
