@@ -339,8 +339,10 @@ def test_hidden_mode_scores_the_hands_entered():
     refused(state, Reward(BLUE, ("ATLANTIC",)), "already shown")
     state.apply(Reward(BLUE, ("H4",)))
     assert state.current_player() == GREEN
-    state.apply(ShowHand(GREEN, ("PARK-PLACE", "BOARDWALK", "MR-MONOPOLY", "MR-MONOPOLY")))
     state.apply(ShowHand(YELLOW_P, ("READING", "SHORT-LINE", "B-AND-O", "CHANCE")))
+    refused(state, ShowHand(YELLOW_P, ()), "Yellow has shown already")
+    refused(state, ShowHand(BLUE, ()), "Blue has shown already")  # laid down
+    state.apply(ShowHand(GREEN, ("PARK-PLACE", "BOARDWALK", "MR-MONOPOLY", "MR-MONOPOLY")))
     events = state.apply(ShowHand(RED, ("GO",)))
     said = " ".join(e.describe(NAMES) for e in events)
     assert state.money == [200, 1500 * 3 + 200, 400 + 1000, 0], said

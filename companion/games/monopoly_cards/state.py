@@ -138,6 +138,8 @@ class MonopolyCardState(State):
     def may_act(self, player: int) -> bool:
         if self.phase == DOWN:
             return 0 <= player < self.n  # whoever lays down says so
+        if self.phase == SHOW:  # the other hands, in any order
+            return 0 <= player < self.n and player != self.laid and player not in self.shown
         return player == self.actor()
 
     def chance(self) -> ChanceRequest | None:
@@ -253,6 +255,9 @@ class MonopolyCardState(State):
         if handler is None:
             raise IllegalAction(f"{self._verb(action)} is not possible now. {self.expected()}.")
         player = getattr(action, "player", None)
+        if self.phase == SHOW and player in self.shown:
+            who = self.game.players[player] if isinstance(player, int) else "that player"
+            raise IllegalAction(f"{who} has shown already. {self.expected()}.")
         if not (isinstance(player, int) and self.may_act(player)):
             who = self.game.players[player] if isinstance(player, int) and \
                 0 <= player < self.n else "that player"
