@@ -283,7 +283,8 @@ def last_written(path: Path) -> float:
     checkpoint, so its -wal file tells."""
     times = [path.stat().st_mtime]
     wal = Path(str(path) + "-wal")
-    if wal.exists():
+    # An empty WAL says nothing: SQLite creates one whenever the game is merely opened.
+    if wal.exists() and wal.stat().st_size > 0:
         times.append(wal.stat().st_mtime)
     return max(times)
 
@@ -305,11 +306,10 @@ def holds_a_game(path: Path) -> bool:
 def latest_journal(name: str | None = None) -> Path:
     """The most recently played journal, or the newest whose file name contains ``name``."""
     folder = journal_dir()
-    candidates = sorted(
-        (p for p in folder.glob("*.sqlite")
-         if (name is None or name in p.name) and holds_a_game(p)),
-        key=last_written,
-    )
+    # Times first: looking inside a journal (holds_a_game) may itself touch its files.
+    played = {p: last_written(p) for p in folder.glob("*.sqlite")
+              if name is None or name in p.name}
+    candidates = sorted((p for p in played if holds_a_game(p)), key=played.__getitem__)
     if not candidates:
         what = f" matching {name!r}" if name else ""
         raise JournalError(f"no saved game{what} in {folder}; start one with 'companion play'")
