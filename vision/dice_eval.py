@@ -7,10 +7,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Protocol
 
-import cv2
 import numpy as np
 
-from vision.dice_photos import Photo
+from vision.dice_photos import Photo, imread
 
 MATCH_RADIUS = 0.5  # a reading matches a labelled die if its centre is within half its size
 
@@ -72,7 +71,7 @@ def match(photo: Photo, dice: list) -> tuple[int, int, int, int]:
 def evaluate(reader: Reads, photos: Iterable[Photo]) -> Score:
     score = Score()
     for photo in photos:
-        image = cv2.imread(str(photo.path))
+        image = imread(photo.path)
         correct, wrong, missed, spurious = match(photo, reader.read(image))
         score.labelled += len(photo.dice)
         score.correct += correct

@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
+from typing import Any
 
 import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-FloatImage = NDArray[np.float32]
+FloatImage = NDArray[Any]
 WORK_SIZE = 640  # the reader works on images whose longer side is this (dice ~25-55 px)
 SCALES = (22, 27, 33, 40, 48, 58)  # candidate die sizes in working pixels
 CROP = 48  # classifier crop side (pixels)
@@ -33,7 +34,7 @@ class Candidate:
     response: float
 
 
-def background_distance(lab: NDArray[np.uint8]) -> FloatImage:
+def background_distance(lab: NDArray[Any]) -> FloatImage:
     """Per-pixel colour distance from a median-filtered background (dice are small)."""
     h, w = lab.shape[:2]
     small = cv2.resize(lab, (max(w // 8, 8), max(h // 8, 8)), interpolation=cv2.INTER_AREA)
@@ -62,8 +63,8 @@ def candidates(dist: FloatImage, threshold: float = 6.0, limit: int = 120, peak:
                       float(best[ys[i], xs[i]])) for i in order]
 
 
-def crop(image: NDArray[np.uint8], x: float, y: float, size: float, angle: float = 0.0,
-         flip: bool = False, side: int = CROP) -> NDArray[np.uint8]:
+def crop(image: NDArray[Any], x: float, y: float, size: float, angle: float = 0.0,
+         flip: bool = False, side: int = CROP) -> NDArray[Any]:
     """A side x side crop centred on (x, y) spanning CROP_FACTOR * size, optionally rotated."""
     span = CROP_FACTOR * size
     scale = side / span
@@ -78,13 +79,13 @@ def crop(image: NDArray[np.uint8], x: float, y: float, size: float, angle: float
 
 
 @functools.lru_cache(maxsize=8)
-def _cell_index(h: int, w: int, cell: int) -> NDArray[np.int64]:
+def _cell_index(h: int, w: int, cell: int) -> NDArray[Any]:
     cy, cx = np.indices((h, w))
-    index: NDArray[np.int64] = (cy // cell) * (w // cell) + (cx // cell)
+    index: NDArray[Any] = (cy // cell) * (w // cell) + (cx // cell)
     return index
 
 
-def hog(channel: NDArray[np.uint8] | FloatImage, cell: int = 8, bins: int = 9) -> FloatImage:
+def hog(channel: NDArray[Any] | FloatImage, cell: int = 8, bins: int = 9) -> FloatImage:
     """Histogram of oriented gradients (OpenCV 5 dropped HOGDescriptor from the main module)."""
     img = channel.astype(np.float32)
     gx = cv2.Sobel(img, cv2.CV_32F, 1, 0, ksize=1)
@@ -123,40 +124,20 @@ def square_angle(grey: FloatImage) -> float:
     return float(np.degrees(np.arctan2(s, c)) / 4)
 
 
-def align(patch_bgr: NDArray[np.uint8]) -> NDArray[np.uint8]:
+def align(patch_bgr: NDArray[Any]) -> NDArray[Any]:
     """Rotate the crop so that the die's sides are horizontal and vertical."""
     grey = cv2.cvtColor(patch_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
     angle = square_angle(grey)
     m = cv2.getRotationMatrix2D(((CROP - 1) / 2, (CROP - 1) / 2), angle, 1.0)
-    out: NDArray[np.uint8] = cv2.warpAffine(patch_bgr, m, (CROP, CROP), flags=cv2.INTER_LINEAR,
+    out: NDArray[Any] = cv2.warpAffine(patch_bgr, m, (CROP, CROP), flags=cv2.INTER_LINEAR,
                                             borderMode=cv2.BORDER_REPLICATE)
     return out
-
-
-def features(patch_bgr: NDArray[np.uint8]) -> FloatImage:
-    """HOG and a pixel grid of grey level and of colour contrast to the die face, on the crop
-    turned square to the die (so the classifier needs to learn only four orientations)."""
-    patch = align(patch_bgr)
-    grey = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY)
-    lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float32)
-    q = CROP // 5
-    face = np.median(lab[q : CROP - q, q : CROP - q].reshape(-1, 3), axis=0)
-    contrast = np.sqrt(((lab - face) ** 2 * (1.0, 2.0, 2.0)).sum(axis=2))
-    contrast_u8 = np.clip(contrast * 2, 0, 255).astype(np.uint8)
-    parts = [
-        hog(grey, cell=6),
-        hog(contrast_u8, cell=6),
-        _standardise(cv2.resize(grey, (16, 16), interpolation=cv2.INTER_AREA).astype(np.float32))
-        .ravel(),
-        _standardise(cv2.resize(contrast, (16, 16), interpolation=cv2.INTER_AREA)).ravel(),
-    ]
-    return np.concatenate(parts).astype(np.float32)
 
 
 NET_SIDE = 32
 
 
-def net_input(patch_bgr: NDArray[np.uint8]) -> FloatImage:
+def net_input(patch_bgr: NDArray[Any]) -> FloatImage:
     """The convolutional classifier's input: the die turned square, 32x32, two channels
     (grey level, colour distance from the face), each standardised."""
     patch = cv2.resize(align(patch_bgr), (NET_SIDE, NET_SIDE), interpolation=cv2.INTER_AREA)

@@ -11,6 +11,10 @@ import csv
 import random
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+
+import cv2
+from numpy.typing import NDArray
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "tests" / "data" / "dice-photos"
 VALUE_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
@@ -41,6 +45,13 @@ class Photo:
     @property
     def name(self) -> str:
         return self.path.name
+
+
+def imread(path: Path) -> NDArray[Any]:
+    image = cv2.imread(str(path))
+    if image is None:
+        raise FileNotFoundError(f"cannot read the image {path}")
+    return image
 
 
 def load_photos(data_dir: Path = DATA_DIR) -> list[Photo]:

@@ -7,11 +7,12 @@ the readers are this: one or two hidden ReLU layers over hand-made features (HOG
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-Array = NDArray[np.float32]
+Array = NDArray[Any]
 
 
 class MLP:
@@ -51,7 +52,7 @@ class MLP:
         out: Array = (e / e.sum(axis=1, keepdims=True)).astype(np.float32)
         return out
 
-    def fit(self, x: Array, y: NDArray[np.int64], epochs: int = 30, batch: int = 256,
+    def fit(self, x: Array, y: NDArray[Any], epochs: int = 30, batch: int = 256,
             lr: float = 1e-3, weight_decay: float = 1e-4, seed: int = 0,
             log: bool = False) -> None:
         rng = np.random.default_rng(seed)
@@ -97,7 +98,8 @@ class MLP:
         for i, (w, b) in enumerate(zip(self.weights, self.biases, strict=True)):
             arrays[f"w{i}"] = w.astype(np.float16)
             arrays[f"b{i}"] = b
-        np.savez_compressed(path, classes=np.array(self.classes), **arrays, **extra)
+        arrays.update(extra)
+        np.savez_compressed(path, classes=np.array(self.classes), **arrays)  # type: ignore[arg-type]
 
     @classmethod
     def load(cls, path: Path) -> tuple[MLP, dict[str, Array]]:

@@ -10,12 +10,14 @@ training photos.
 
 from __future__ import annotations
 
+from typing import Any
+
 import cv2
 import numpy as np
 from numpy.typing import NDArray
 
 
-def count_pips(patch_bgr: NDArray[np.uint8]) -> int:
+def count_pips(patch_bgr: NDArray[Any]) -> int:
     side = patch_bgr.shape[0]
     die = side / 1.8 * 1.2  # expected die side in pixels (crop factor, size ratio)
     yy, xx = np.indices((side, side)) - (side - 1) / 2

@@ -1,0 +1,125 @@
+"""One throw per roll, with the resting values; nothing while moving or outside the tray."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from companion.observations import DeviceError, DiceSeen
+from vision.dice import DiceReader, Die
+from vision.dice_photos import photos_in
+from vision.motion import RestDetector
+from vision.roll_frames import Sprite, cut_sprites, paper, roll
+
+AREA = (60, 40, 580, 440)
+
+
+@pytest.fixture(scope="module")
+def reader() -> DiceReader:
+    return DiceReader.load()
+
+
+@pytest.fixture(scope="module")
+def sprites() -> list[Sprite]:
+    # dice from the training photos: this tests the motion logic, not the classifier
+    return cut_sprites(photos_in("train"), 60, np.random.default_rng(7))
+
+
+def _run(detector: RestDetector, frames: list[np.ndarray]) -> list[tuple[int, object]]:
+    out = []
+    for i, frame in enumerate(frames):
+        for obs in detector.feed(frame):
+            out.append((i, obs))
+    return out
+
+
+def test_one_throw_per_roll_with_resting_values(reader: DiceReader,
+                                                sprites: list[Sprite]) -> None:
+    """Exactly one report per roll, after the dice stop. A confident report has the resting
+    values; a misread die must come with confidence under 0.9, so that the session asks."""
+    rng = np.random.default_rng(11)
+    background = paper((640, 480), rng)
+    detector = RestDetector(reader.read, source="camera:test", area=AREA)
+    moving = 12
+    exact = 0
+    rolls = 8
+    for throw in range(rolls):
+        dice = [sprites[int(i)] for i in rng.choice(len(sprites), size=throw % 3 + 1,
+                                                    replace=False)]
+        rolled = roll(dice, background, rng, moving=moving, resting=8, area=AREA)
+        seen = _run(detector, rolled.frames)
+        assert len(seen) == 1, (throw, seen)
+        index, obs = seen[0]
+        assert index >= moving  # never while the dice move
+        if isinstance(obs, DeviceError):  # a die it cannot make out: asks for a re-roll
+            continue
+        assert isinstance(obs, DiceSeen)
+        assert obs.source == "camera:test"
+        assert 0 < obs.confidence <= 1
+        if obs.values == rolled.values:
+            exact += 1
+        else:
+            assert obs.confidence < 0.9, (throw, obs, rolled.values)
+    assert exact >= rolls - 2
+
+
+def test_nothing_while_moving(reader: DiceReader, sprites: list[Sprite]) -> None:
+    rng = np.random.default_rng(5)
+    rolled = roll(sprites[:2], paper((640, 480), rng), rng, moving=15, resting=0, area=AREA)
+    calls = []
+
+    def counting_read(frame: np.ndarray) -> list[Die]:
+        calls.append(1)
+        return reader.read(frame)
+
+    detector = RestDetector(counting_read, area=AREA)
+    assert _run(detector, rolled.frames) == []
+    assert calls == []  # the reader never even ran on a moving table
+
+
+def test_dice_outside_the_tray_are_ignored(reader: DiceReader, sprites: list[Sprite]) -> None:
+    rng = np.random.default_rng(3)
+    background = paper((640, 480), rng)
+    outside = [(sprites[5], 25.0, 240.0), (sprites[6], 615.0, 100.0)]
+    rolled = roll(sprites[:2], background, rng, moving=12, resting=8, area=AREA,
+                  outside=outside)
+    seen = _run(RestDetector(reader.read, area=AREA), rolled.frames)
+    assert [obs.values for _, obs in seen if isinstance(obs, DiceSeen)] == [rolled.values]
+
+
+def test_still_scene_reported_once_and_a_hand_pass_does_not_repeat(
+        reader: DiceReader, sprites: list[Sprite]) -> None:
+    rng = np.random.default_rng(9)
+    rolled = roll(sprites[10:12], paper((640, 480), rng), rng, moving=10, resting=8,
+                  area=AREA)
+    rest = rolled.frames[-1]
+    hand = rest.copy()
+    hand[100:300, 200:400] = (90, 120, 170)  # something passes over, then leaves
+    frames = rolled.frames + [rest] * 5 + [hand] * 3 + [rest] * 8
+    seen = _run(RestDetector(reader.read, area=AREA), frames)
+    assert len(seen) == 1
+
+
+def test_low_confidence_throw_asks_and_unreadable_die_complains() -> None:
+    frame = np.full((100, 100, 3), 128, np.uint8)
+    unsure = [Die(3, 50, 50, 20, 0.6), Die(5, 20, 20, 20, 0.95)]
+    seen = _run(RestDetector(lambda f: unsure, stable=2, settle=1), [frame] * 4)
+    assert len(seen) == 1
+    obs = seen[0][1]
+    assert isinstance(obs, DiceSeen) and obs.confidence < 0.9  # the session asks to confirm
+    cocked = [Die(3, 50, 50, 20, 0.2)]
+    seen = _run(RestDetector(lambda f: cocked, stable=2, settle=1), [frame] * 6)
+    assert [type(obs) for _, obs in seen] == [DeviceError]
+
+
+def test_flicker_is_asked_about_and_chaos_is_not_a_throw() -> None:
+    frame = np.full((100, 100, 3), 128, np.uint8)
+    readings = iter([[Die(v, 50, 50, 20, 0.99)] for v in (1, 2, 1, 2, 1, 2, 1, 2)])
+    seen = _run(RestDetector(lambda f: next(readings), stable=3, settle=1), [frame] * 8)
+    assert len(seen) == 1
+    obs = seen[0][1]
+    assert isinstance(obs, DiceSeen) and obs.values == (1,) and obs.confidence < 0.9
+    chaos = iter([[Die(v % 6 + 1, 50, 50, 20, 0.99)] for v in range(40)])
+    seen = _run(RestDetector(lambda f: next(chaos), stable=3, settle=1, give_up=20),
+                [frame] * 40)
+    assert [type(obs) for _, obs in seen] == [DeviceError]

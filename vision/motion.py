@@ -1,0 +1,145 @@
+"""From a stream of frames to one throw per roll: wait for rest, then for a stable reading.
+
+    detector = RestDetector(reader.read, area=(x0, y0, x1, y1))
+    for frame in frames:
+        for observation in detector.feed(frame):   # DiceSeen or DeviceError, rarely
+            emit(observation)
+
+States: the table is *moving* while successive frames differ inside the tray area (a cheap
+grey-level difference on a small copy of the frame); once it has been still for ``settle``
+frames the reader runs on each frame, and a throw is reported when ``stable`` of the last
+``window`` readings agree (same values at the same places); its confidence is the least sure
+die's, scaled by the share of readings that agreed, so a flickering reading is asked about.
+Then the reader rests until the table moves again, and a new throw must settle on a
+different reading, so a hand passing over resting dice does not repeat the throw. Dice whose
+centre lies outside the tray area are ignored. A die the reader cannot make out (confidence
+under ``unreadable``: cocked on another die or a wall, half hidden) gives one DeviceError
+asking for a re-roll instead of a throw; a readable but uncertain throw is reported with its
+(low) confidence so that the session asks to confirm. Readings that never settle give one
+DeviceError after ``give_up`` still frames.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from companion.observations import DeviceError, DiceSeen, Observation
+from vision.dice import Die
+
+Area = tuple[float, float, float, float]  # x0, y0, x1, y1 in frame pixels
+
+
+@dataclass(frozen=True)
+class Reading:
+    dice: tuple[Die, ...]
+
+    @property
+    def values(self) -> tuple[int, ...]:
+        # reading order: left to right
+        return tuple(d.value for d in self.dice)
+
+    def same_as(self, other: Reading | None, tolerance: float = 0.35) -> bool:
+        """Same values at the same places (order-free matching)."""
+        if other is None or len(other.dice) != len(self.dice):
+            return False
+        left = list(other.dice)
+        for a in self.dice:
+            match = next((b for b in left if b.value == a.value
+                          and np.hypot(a.x - b.x, a.y - b.y) <= tolerance * a.size), None)
+            if match is None:
+                return False
+            left.remove(match)
+        return True
+
+
+class RestDetector:
+    def __init__(self, read: Callable[[NDArray[Any]], Sequence[Die]], *,
+                 source: str = "camera", area: Area | None = None, settle: int = 3,
+                 stable: int = 3, window: int = 5, give_up: int = 30,
+                 motion_level: float = 12.0, motion_fraction: float = 0.002,
+                 unreadable: float = 0.35) -> None:
+        self.read = read
+        self.source = source
+        self.area = area
+        self.settle = settle
+        self.stable = stable  # agreeing readings needed ...
+        self.window = window  # ... among this many latest ones
+        self.give_up = give_up  # still frames without agreement before saying so
+        self.motion_level = motion_level  # grey-level change that counts as motion
+        self.motion_fraction = motion_fraction  # share of the area that must change
+        self.unreadable = unreadable
+        self._previous: NDArray[Any] | None = None
+        self._still = 0
+        self._recent: list[Reading] = []  # readings since the table came to rest
+        self._reported: Reading | None = None
+        self._complained = False
+        self._moved = True  # the table moved since the last report (a new throw is possible)
+        self.moving = False
+
+    def _small(self, frame: NDArray[Any]) -> NDArray[Any]:
+        grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
+        if self.area is not None:
+            x0, y0, x1, y1 = (int(round(v)) for v in self.area)
+            grey = grey[max(0, y0) : y1, max(0, x0) : x1]
+        h, w = grey.shape
+        step = max(1, max(h, w) // 160)
+        small = cv2.resize(grey, (max(1, w // step), max(1, h // step)),
+                           interpolation=cv2.INTER_AREA)
+        out: NDArray[Any] = cv2.GaussianBlur(small, (3, 3), 0)
+        return out
+
+    def _in_area(self, die: Die) -> bool:
+        if self.area is None:
+            return True
+        x0, y0, x1, y1 = self.area
+        return x0 <= die.x <= x1 and y0 <= die.y <= y1
+
+    def feed(self, frame: NDArray[Any]) -> list[Observation]:
+        small = self._small(frame)
+        if self._previous is not None and self._previous.shape == small.shape:
+            changed = cv2.absdiff(small, self._previous) > self.motion_level
+            self.moving = float(changed.mean()) > self.motion_fraction
+        self._previous = small
+        if self.moving:
+            self._moved = True
+            self._still = 0
+            self._recent = []
+            self._complained = False
+            return []
+        self._still += 1
+        if self._still < self.settle or not self._moved:
+            return []
+        dice = [d for d in self.read(frame) if self._in_area(d)]
+        reading = Reading(tuple(sorted(dice, key=lambda d: d.x)))
+        self._recent.append(reading)
+        del self._recent[: -self.window]
+        agree = sum(1 for r in self._recent if r.same_as(reading) or (not r.dice
+                                                                     and not reading.dice))
+        if agree < self.stable:
+            if self._still == self.settle + self.give_up and not self._complained:
+                self._complained = True
+                return [DeviceError(source=self.source, reason="I cannot read the dice "
+                                    "steadily. Type the values, please.")]
+            return []
+        if not reading.dice or reading.same_as(self._reported):
+            return []
+        unsure = [d for d in reading.dice if d.confidence < self.unreadable]
+        if unsure:
+            if self._complained:
+                return []
+            self._complained = True
+            return [DeviceError(source=self.source, confidence=1.0,
+                                reason=f"I cannot read {len(unsure)} of the dice; is one "
+                                "cocked? Roll again or type the values.",
+                                raw=" ".join(str(d.value) for d in reading.dice))]
+        self._reported = reading
+        self._moved = False
+        # readings that disagree now and then lower the confidence (the session then asks)
+        confidence = float(min(d.confidence for d in reading.dice)) * agree / len(self._recent)
+        return [DiceSeen(source=self.source, confidence=confidence, values=reading.values)]
