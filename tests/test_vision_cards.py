@@ -1,0 +1,96 @@
+"""The card reader on held-out generated scenes; overlapping and fanned cards are refused."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from companion.observations import CardSeen, DeviceError
+from vision.cards import CardReader, Refused, SeenCard, SeenCards
+from vision.scenes import make_scene
+from vision.source import CardWatcher
+from vision.train.train_cards import TEST_SEED, match, score
+
+# Measured on these held-out scenes when the model was trained (see docs/vision.md); the
+# issue's target is 0.995 per card.
+HELD_OUT_FLOOR = 0.85
+
+
+@pytest.fixture(scope="module")
+def reader() -> CardReader:
+    return CardReader.load()
+
+
+def test_generator_is_reproducible() -> None:
+    a = make_scene(np.random.default_rng(42))
+    b = make_scene(np.random.default_rng(42))
+    assert np.array_equal(a.image, b.image)
+    assert a.cards == b.cards
+    c = make_scene(np.random.default_rng(43))
+    assert not np.array_equal(a.image, c.image)
+
+
+def test_generator_covers_the_backgrounds() -> None:
+    kinds = {make_scene(np.random.default_rng(s), size=(320, 180)).background
+             for s in range(30)}
+    assert kinds == {"dark cloth", "light wood", "green felt"}
+
+
+def test_accuracy_on_held_out_scenes(reader: CardReader) -> None:
+    result = score(reader, range(TEST_SEED, TEST_SEED + 40))
+    print(result.summary(), result.failures[:10])
+    assert result.cards > 80
+    assert result.accuracy >= HELD_OUT_FLOOR, result.summary()
+
+
+def test_overlapping_and_fanned_cards_are_not_misreported(reader: CardReader) -> None:
+    refused = reported = 0
+    for seed in range(TEST_SEED, TEST_SEED + 25):
+        scene = make_scene(np.random.default_rng(seed), overlap=True)
+        seen = reader.read(scene.image)
+        refused += len(seen.refused)
+        for card in seen.cards:
+            # anything reported must be a card lying there, read right, and not covered
+            i = match(scene, np.array(card.corners).mean(axis=0))
+            assert i is not None, (seed, card)
+            assert scene.cards[i].card == card.card, (seed, card)
+            assert not scene.cards[i].hidden, (seed, card)
+            reported += 1
+    assert refused >= 20  # nearly every hand is refused with a reason
+
+
+def test_blank_table_has_no_cards(reader: CardReader) -> None:
+    table = make_scene(np.random.default_rng(1), count=1).image.copy()
+    table[:] = (40, 120, 40)
+    seen = reader.read(table)
+    assert seen.cards == [] and seen.refused == []
+
+
+def test_reader_refuses_what_is_not_a_colour_image(reader: CardReader) -> None:
+    with pytest.raises(ValueError, match="colour image"):
+        reader.read(np.zeros((100, 100), np.uint8))
+
+
+def _seen(*names: str, refused: bool = False) -> SeenCards:
+    from companion.cards import Card
+
+    square = ((0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0))
+    return SeenCards([SeenCard(Card.parse(n), square, 0.97) for n in names],
+                     [Refused(square, "cards overlap or are fanned: spread them out")]
+                     if refused else [])
+
+
+def test_watcher_reports_each_card_once_when_stable() -> None:
+    frames = [_seen("QS")] * 5 + [_seen("QS", "10H")] * 4 + [_seen()] * 4 + [_seen("QS")] * 3
+    it = iter(frames)
+    watcher = CardWatcher(lambda f: next(it), source="camera:test", stable=3)
+    out = [o for _ in frames for o in watcher.feed(np.zeros((1, 1, 3), np.uint8))]
+    assert [o.card for o in out if isinstance(o, CardSeen)] == ["QS", "10H", "QS"]
+
+
+def test_watcher_ignores_flicker_and_complains_once_about_overlaps() -> None:
+    frames = [_seen("QS"), _seen("KS"), _seen("QS"), _seen("KS")] + [_seen(refused=True)] * 6
+    it = iter(frames)
+    watcher = CardWatcher(lambda f: next(it), stable=3)
+    out = [o for _ in frames for o in watcher.feed(np.zeros((1, 1, 3), np.uint8))]
+    assert [type(o) for o in out] == [DeviceError]

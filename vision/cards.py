@@ -1,0 +1,251 @@
+"""The card reader: find card-shaped quadrilaterals, straighten them, read the corner index.
+
+    reader = CardReader.load()
+    seen = reader.read(cv2.imread("table.jpg"))   # SeenCards(cards=[...], refused=[...])
+
+1. Card faces are bright and nearly colourless; the mask of such pixels is cleaned and its outer
+   contours are approximated by polygons. A convex four-cornered outline with a card's aspect
+   ratio is a card. Anything else big enough to be cards (a fanned hand, overlapping cards: one
+   outline with more corners, or too big, or the wrong shape) is *refused*: listed with a reason,
+   never guessed at.
+2. Each card is warped to an upright 200x280 face. Both corners that carry the index look the
+   same after a half turn, so the top-left corner is read whichever way up the card lies.
+3. Two small MLPs (vision/mlp.py, weights in vision/models/cards_rank.npz and
+   cards_suit.npz, trained on generated
+   scenes by ``python -m vision.train.train_cards``) read the rank and the suit from the corner.
+   Confidence is P(rank) * P(suit).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from companion.cards import RANKS, SUITS, Card
+from vision.dice_features import hog
+from vision.mlp import MLP
+
+MODEL_PATH = Path(__file__).resolve().parent / "models" / "cards.npz"
+FACE_W, FACE_H = 200, 280
+CORNER = (0, 0, 44, 96)  # x0, y0, x1, y1 of the index in the upright face
+WORK_WIDTH = 960
+ASPECT = (1.15, 1.85)  # long side / short side of a card seen at an angle
+
+
+@dataclass(frozen=True)
+class SeenCard:
+    card: Card
+    corners: tuple[tuple[float, float], ...]  # TL, TR, BR, BL of the upright face, in pixels
+    confidence: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {"card": str(self.card), "corners": [[round(x, 1), round(y, 1)]
+                                                    for x, y in self.corners],
+                "confidence": round(self.confidence, 3)}
+
+
+@dataclass(frozen=True)
+class Refused:
+    corners: tuple[tuple[float, float], ...]  # the outline's bounding box corners
+    reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"reason": self.reason, "corners": [[round(x, 1), round(y, 1)]
+                                                   for x, y in self.corners]}
+
+
+@dataclass
+class SeenCards:
+    cards: list[SeenCard] = field(default_factory=list)
+    refused: list[Refused] = field(default_factory=list)
+
+
+def card_mask(image: NDArray[Any]) -> NDArray[Any]:
+    hsv = cv2.cvtColor(cv2.GaussianBlur(image, (5, 5), 0), cv2.COLOR_BGR2HSV)
+    # bright and colourless (felt and wood are coloured, cloth is dark)
+    white = ((hsv[..., 1] < 70) & (hsv[..., 2] > 110)).astype(np.uint8) * 255
+    # plus, next to that, anything unlike the table (judged from the frame's edges): the ink
+    # of a border line or an index close to the card's edge must not bite into the outline
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB).astype(np.float32)
+    rim = np.concatenate([lab[:8].reshape(-1, 3), lab[-8:].reshape(-1, 3),
+                          lab[:, :8].reshape(-1, 3), lab[:, -8:].reshape(-1, 3)])
+    table = np.median(rim, axis=0)
+    spread = np.median(np.abs(rim - table), axis=0) * 1.48 + 3.0
+    unlike = np.sqrt((((lab - table) / spread) ** 2).sum(axis=2)) > 6.0
+    near_white = cv2.dilate(white, np.ones((9, 9), np.uint8)) > 0
+    mask = (white | ((unlike & near_white).astype(np.uint8) * 255)).astype(np.uint8)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    # fill each outline first (the ink of pips and indices leaves holes and notches), then cut
+    # thin bridges such as glare on the table joining a card
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    filled = np.zeros_like(mask)
+    cv2.drawContours(filled, contours, -1, 255, -1)
+    out: NDArray[Any] = cv2.morphologyEx(filled, cv2.MORPH_OPEN, np.ones((9, 9), np.uint8))
+    return out
+
+
+def order_corners(quad: NDArray[Any]) -> NDArray[Any]:
+    """Clockwise (in image coordinates) from a corner where a short side starts."""
+    centre = quad.mean(axis=0)
+    angles = np.arctan2(quad[:, 1] - centre[1], quad[:, 0] - centre[0])
+    q = quad[np.argsort(angles)]  # clockwise on screen (y down)
+    sides = [np.linalg.norm(q[(i + 1) % 4] - q[i]) for i in range(4)]
+    if sides[0] + sides[2] > sides[1] + sides[3]:  # first side is long: start one later
+        q = np.roll(q, -1, axis=0)
+    return q.astype(np.float32)
+
+
+def refine_quad(points: NDArray[Any], quad: NDArray[Any]) -> tuple[
+        NDArray[Any], float]:
+    """Fit a line to the outline points along each side (away from the rounded corners) and
+    intersect neighbouring lines. Returns the corners and the worst side's mean distance of
+    points from its line, relative to the card's size (large for anything not one card)."""
+    lines = []
+    worst = 0.0
+    size = float(np.sqrt(cv2.contourArea(quad)))
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        ab = b - a
+        length = float(np.linalg.norm(ab)) + 1e-6
+        t = (points - a) @ ab / length**2
+        normal = np.array([-ab[1], ab[0]]) / length
+        dist = np.abs((points - a) @ normal)
+        near = (t > 0.15) & (t < 0.85) & (dist < 0.08 * size)
+        if near.sum() < 5:
+            return quad, 1.0
+        vx, vy, x0, y0 = cv2.fitLine(points[near], cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        lines.append((np.array([x0, y0]), np.array([vx, vy])))
+        side = (t > 0.15) & (t < 0.85) & (dist < 0.25 * size)
+        residual = np.abs((points[side] - [x0, y0]) @ np.array([-vy, vx]))
+        worst = max(worst, float(residual.mean()) / size if len(residual) else 1.0)
+    corners = []
+    for i in range(4):
+        (p1, d1), (p2, d2) = lines[i - 1], lines[i]
+        m = np.array([d1, -d2]).T
+        if abs(np.linalg.det(m)) < 1e-6:
+            return quad, 1.0
+        t1, _ = np.linalg.solve(m, p2 - p1)
+        corners.append(p1 + t1 * d1)
+    return np.array(corners, np.float32), worst
+
+
+def find_cards(image: NDArray[Any], min_area: float) -> tuple[
+        list[NDArray[Any]], list[Refused]]:
+    contours, _ = cv2.findContours(card_mask(image), cv2.RETR_EXTERNAL,
+                                   cv2.CHAIN_APPROX_NONE)  # every point: sides are fitted
+    quads: list[NDArray[Any]] = []
+    refused: list[Refused] = []
+    for contour in contours:
+        area = cv2.contourArea(contour)
+        if area < min_area:
+            continue
+        x, y, w, h = cv2.boundingRect(contour)
+        box = ((float(x), float(y)), (float(x + w), float(y)), (float(x + w), float(y + h)),
+               (float(x), float(y + h)))
+        if x <= 1 or y <= 1 or x + w >= image.shape[1] - 1 or y + h >= image.shape[0] - 1:
+            refused.append(Refused(box, "a card is cut by the edge of the picture"))
+            continue
+        hull = cv2.convexHull(contour)
+        solidity = area / max(cv2.contourArea(hull), 1.0)
+        # the corners: the outline's points nearest the corners of its smallest enclosing
+        # rectangle (rounded card corners defeat a plain polygon approximation)
+        rect = cv2.boxPoints(cv2.minAreaRect(hull))
+        points = hull.reshape(-1, 2).astype(np.float32)
+        poly = np.array([points[np.argmin(np.linalg.norm(points - c, axis=1))] for c in rect])
+        quad, residual = refine_quad(contour.reshape(-1, 2).astype(np.float32),
+                                     order_corners(poly.astype(np.float32)))
+        fit = area / max(cv2.contourArea(quad), 1.0)
+        if solidity < 0.95 or residual > 0.006 or not 0.96 <= fit <= 1.02:
+            refused.append(Refused(box, "cards overlap or are fanned: spread them out"))
+            continue
+        quad = order_corners(quad)
+        sides = [float(np.linalg.norm(quad[(i + 1) % 4] - quad[i])) for i in range(4)]
+        ratio = (sides[1] + sides[3]) / max(sides[0] + sides[2], 1.0)
+        if not ASPECT[0] <= ratio <= ASPECT[1]:
+            refused.append(Refused(box, "not the shape of one card: are cards overlapping?"))
+            continue
+        quads.append(quad)
+    return quads, refused
+
+
+def straighten(image: NDArray[Any], quad: NDArray[Any]) -> NDArray[Any]:
+    dst = np.array([[0, 0], [FACE_W - 1, 0], [FACE_W - 1, FACE_H - 1], [0, FACE_H - 1]],
+                   np.float32)
+    m = cv2.getPerspectiveTransform(quad, dst)
+    face: NDArray[Any] = cv2.warpPerspective(image, m, (FACE_W, FACE_H),
+                                                  flags=cv2.INTER_LINEAR)
+    return face
+
+
+def corner_features(face: NDArray[Any]) -> NDArray[Any]:
+    x0, y0, x1, y1 = CORNER
+    patch = face[y0:y1, x0:x1]
+    grey = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    b, g, r = (patch[..., i].astype(np.float32) for i in range(3))
+    ink = 255 - grey
+    ink = ink - np.percentile(ink, 20)  # paper level to zero, whatever the lighting
+    ink = ink / (ink.max() + 8.0)
+    redness = (r - np.maximum(g, b)) / 128.0
+    small = cv2.resize(ink, (16, 32), interpolation=cv2.INTER_AREA)
+    red_small = cv2.resize(redness, (4, 8), interpolation=cv2.INTER_AREA)
+    ink_u8 = np.clip(ink * 255, 0, 255).astype(np.uint8)
+    parts = [small.ravel(), red_small.ravel(), hog(cv2.resize(ink_u8, (24, 48)), cell=8),
+             np.array([redness.mean(), (b - r).mean() / 128, (g - r).mean() / 128])]
+    return np.concatenate(parts).astype(np.float32)
+
+
+class CardReader:
+    def __init__(self, rank_net: MLP, suit_net: MLP) -> None:
+        self.rank_net = rank_net
+        self.suit_net = suit_net
+        self.min_area_fraction = 0.006  # of the frame; smaller outlines are not cards
+
+    @classmethod
+    def load(cls, path: Path = MODEL_PATH) -> CardReader:
+        rank_path = path.with_name(path.stem + "_rank.npz")
+        suit_path = path.with_name(path.stem + "_suit.npz")
+        if not rank_path.is_file() or not suit_path.is_file():
+            raise FileNotFoundError(f"no card model at {rank_path}: run python -m "
+                                    "vision.train.train_cards")
+        rank_net, _ = MLP.load(rank_path)
+        suit_net, _ = MLP.load(suit_path)
+        return cls(rank_net, suit_net)
+
+    def faces(self, image: NDArray[Any]) -> tuple[list[NDArray[Any]],
+                                                       list[NDArray[Any]],
+                                                       list[Refused], float]:
+        """Card quadrilaterals (input pixels), upright faces, refusals, and the work scale."""
+        if image is None or image.ndim != 3 or image.shape[2] != 3 or min(image.shape[:2]) < 32:
+            raise ValueError("not a colour image of at least 32x32 pixels")
+        h, w = image.shape[:2]
+        factor = min(1.0, WORK_WIDTH / w)
+        work = image if factor == 1.0 else cv2.resize(image, (round(w * factor),
+                                                              round(h * factor)),
+                                                      interpolation=cv2.INTER_AREA)
+        quads, refused = find_cards(work, self.min_area_fraction * work.shape[0] * work.shape[1])
+        faces = [straighten(work, q) for q in quads]
+        quads = [q / factor for q in quads]
+        refused = [Refused(tuple((x / factor, y / factor) for x, y in r.corners), r.reason)
+                   for r in refused]
+        return quads, faces, refused, factor
+
+    def read(self, image: NDArray[Any]) -> SeenCards:
+        quads, faces, refused, _ = self.faces(image)
+        out = SeenCards(refused=refused)
+        if not faces:
+            return out
+        feats = np.stack([corner_features(f) for f in faces])
+        ranks = self.rank_net.probabilities(feats)
+        suits = self.suit_net.probabilities(feats)
+        for quad, pr, ps in zip(quads, ranks, suits, strict=True):
+            rank = int(np.argmax(pr))
+            suit = int(np.argmax(ps))
+            card = Card.parse(RANKS[rank] + SUITS[suit])
+            corners = tuple((float(x), float(y)) for x, y in quad)
+            out.cards.append(SeenCard(card, corners, float(pr[rank] * ps[suit])))
+        return out

@@ -1,0 +1,182 @@
+"""The camera as an input source: ``--dice camera:0``, ``--cards camera:0``, ``camera:FILE.mp4``.
+
+A reader thread pulls frames from OpenCV's VideoCapture (a device index or a recording) and
+turns them into observations:
+
+- dice: vision/motion.py's RestDetector (one DiceSeen per roll, once the dice rest and the
+  reading is stable; nothing while they move; tray area from calibration);
+- cards: CardWatcher below (one CardSeen when a card has lain readable and unchanged for a few
+  frames; again only after it has left the table).
+
+Problems are spoken, not raised: a camera that cannot be opened or stops delivering frames
+gives a DeviceError; a recording that ends gives DeviceStatus("disconnected").
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import cv2
+from numpy.typing import NDArray
+
+from companion.config import user_config_dir
+from companion.observations import CardSeen, DeviceError, DeviceStatus, Observation
+from companion.sources import Emit
+
+CALIBRATION_FILE = "vision.json"
+MAX_FAILED_READS = 30
+
+
+def calibration_path() -> Path:
+    return user_config_dir() / CALIBRATION_FILE
+
+
+def load_calibration() -> dict[str, Any]:
+    path = calibration_path()
+    if not path.is_file():
+        return {}
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def save_calibration(role: str, values: dict[str, Any]) -> Path:
+    data = load_calibration()
+    data[role] = values
+    path = calibration_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data, indent=2), encoding="utf-8")
+    return path
+
+
+@dataclass
+class CardWatcher:
+    """Cards shown to the camera: each reported once when stable, again only after leaving."""
+
+    read: Callable[[NDArray[Any]], Any]  # CardReader.read
+    source: str = "camera"
+    stable: int = 3
+
+    def __post_init__(self) -> None:
+        self._streak: dict[str, int] = {}
+        self._absent: dict[str, int] = {}
+        self._present: set[str] = set()
+        self._refusing = 0
+        self._complained = False
+
+    def feed(self, frame: NDArray[Any]) -> list[Observation]:
+        seen = self.read(frame)
+        out: list[Observation] = []
+        now = {str(c.card): c for c in seen.cards}
+        for name in list(self._streak):
+            if name not in now:
+                del self._streak[name]
+        for name, card in now.items():
+            self._streak[name] = self._streak.get(name, 0) + 1
+            self._absent.pop(name, None)
+            if self._streak[name] == self.stable and name not in self._present:
+                self._present.add(name)
+                out.append(CardSeen(source=self.source, confidence=card.confidence, card=name))
+        for name in list(self._present):
+            if name not in now:
+                self._absent[name] = self._absent.get(name, 0) + 1
+                if self._absent[name] >= self.stable:
+                    self._present.discard(name)
+                    del self._absent[name]
+        self._refusing = self._refusing + 1 if seen.refused else 0
+        if self._refusing == self.stable and not self._complained:
+            self._complained = True
+            out.append(DeviceError(source=self.source, reason=seen.refused[0].reason))
+        if not seen.refused:
+            self._complained = False
+        return out
+
+
+class CameraSource:
+    def __init__(self, target: str, role: str) -> None:
+        if role not in ("dice", "cards"):
+            raise ValueError(f"the camera reads dice or cards, not {role!r}")
+        self.target = target
+        self.role = role
+        self.name = f"camera:{target}"
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def _watcher(self) -> Callable[[NDArray[Any]], list[Observation]]:
+        calibration = load_calibration().get(self.role, {})
+        if self.role == "dice":
+            from vision.dice import DiceReader
+            from vision.motion import RestDetector
+
+            reader = DiceReader.load()
+            area = calibration.get("area")
+            if area is not None:
+                reader.area = tuple(area)
+            if calibration.get("die_size"):
+                reader.calibrate(float(calibration["die_size"]))
+            detector = RestDetector(reader.read, source=self.name,
+                                    area=tuple(area) if area else None)
+            return detector.feed
+        from vision.cards import CardReader
+
+        watcher = CardWatcher(CardReader.load().read, source=self.name)
+        return watcher.feed
+
+    def _open(self) -> cv2.VideoCapture:
+        device: int | str = int(self.target) if self.target.isdigit() else self.target
+        return cv2.VideoCapture(device)
+
+    def start(self, emit: Emit) -> None:
+        self._thread = threading.Thread(target=self._run, args=(emit,), daemon=True,
+                                        name=self.name)
+        self._thread.start()
+
+    def _run(self, emit: Emit) -> None:
+        capture = self._open()
+        if not capture.isOpened():
+            emit(DeviceError(source=self.name, reason=f"I cannot open the camera {self.target}"))
+            return
+        try:
+            feed = self._watcher()
+        except (FileNotFoundError, ValueError) as err:
+            emit(DeviceError(source=self.name, reason=str(err)))
+            capture.release()
+            return
+        emit(DeviceStatus(source=self.name, state="connected", detail=self.role))
+        failures = 0
+        try:
+            while not self._stop.is_set():
+                ok, frame = capture.read()
+                if not ok or frame is None:
+                    if not self.target.isdigit():  # a recording has ended
+                        emit(DeviceStatus(source=self.name, state="disconnected",
+                                          detail="end of recording"))
+                        return
+                    failures += 1
+                    if failures == MAX_FAILED_READS:
+                        emit(DeviceError(source=self.name,
+                                         reason="the camera stopped sending pictures"))
+                    continue
+                failures = 0
+                for observation in feed(frame):
+                    emit(observation)
+        finally:
+            capture.release()
+
+    def close(self) -> None:
+        self._stop.set()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(timeout=5)
+
+
+def open_source(target: str, role: str) -> CameraSource:
+    if not target:
+        raise ValueError("say which camera: camera:0, or camera:FILE.mp4 for a recording")
+    return CameraSource(target, role)
