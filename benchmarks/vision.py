@@ -1,0 +1,84 @@
+"""``companion bench vision``: frames per second of each reader at 1280x720 on one core.
+
+    companion bench vision [--frames N] [--json]
+
+- dice: a held-out photo of the test split set into a 1280x720 frame (padded with its own
+  table), read at the scale a calibration for those dice would choose;
+- cards: a generated 1280x720 card scene (three cards);
+- motion: the rest detector's per-frame cost while dice move (the reader does not run then).
+OpenCV is held to one thread (cv2.setNumThreads(1)); numpy's BLAS may still use more unless
+OPENBLAS_NUM_THREADS=1 is set, which this script sets before importing numpy when it can.
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+import argparse  # noqa: E402
+import json  # noqa: E402
+import time  # noqa: E402
+from collections.abc import Callable  # noqa: E402
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
+
+W, H = 1280, 720
+
+
+def _fps(step: Callable[[np.ndarray], object], frames: list[np.ndarray]) -> float:
+    step(frames[0])  # warm-up
+    start = time.perf_counter()
+    for frame in frames:
+        step(frame)
+    return len(frames) / (time.perf_counter() - start)
+
+
+def dice_frames(count: int) -> tuple[list[np.ndarray], float]:
+    from vision.dice_photos import imread, photos_in
+
+    photos = photos_in("test")[:count]
+    frames = []
+    for photo in photos:
+        img = imread(photo.path)
+        scale = H / img.shape[0]
+        img = cv2.resize(img, (round(img.shape[1] * scale), H))
+        pad = (W - img.shape[1]) // 2
+        frames.append(cv2.copyMakeBorder(img, 0, 0, pad, W - img.shape[1] - pad,
+                                         cv2.BORDER_REFLECT))
+    sizes = [d.size for p in photos for d in p.dice]
+    return frames, float(np.median(sizes)) * scale / 1.25  # labelled box -> die side
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="companion bench vision")
+    parser.add_argument("--frames", type=int, default=20)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    cv2.setNumThreads(1)
+    from vision.cards import CardReader
+    from vision.dice import DiceReader
+    from vision.motion import RestDetector
+    from vision.scenes import make_scene
+
+    results: dict[str, float] = {}
+    frames, die_side = dice_frames(args.frames)
+    reader = DiceReader.load()
+    reader.calibrate(die_side)
+    results["dice_fps"] = _fps(reader.read, frames)
+    card_frames = [make_scene(np.random.default_rng(500 + i), size=(W, H), count=3).image
+                   for i in range(args.frames)]
+    results["cards_fps"] = _fps(CardReader.load().read, card_frames)
+    detector = RestDetector(reader.read)
+    moving = [np.roll(frames[0], 7 * i, axis=1) for i in range(args.frames)]
+    results["motion_gate_fps"] = _fps(detector.feed, moving)
+    if args.json:
+        print(json.dumps({k: round(v, 1) for k, v in results.items()}))
+    else:
+        print(f"dice reader   {results['dice_fps']:7.1f} frames/s at {W}x{H}, one core")
+        print(f"card reader   {results['cards_fps']:7.1f} frames/s at {W}x{H}, one core")
+        print(f"motion gate   {results['motion_gate_fps']:7.1f} frames/s while dice move")
+        print("target: 30 frames/s for each reader")
+    return 0

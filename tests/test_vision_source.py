@@ -1,0 +1,128 @@
+"""The camera source (from a recording), the read/calibrate commands and the benchmark entry."""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.observations import DeviceError, DeviceStatus, DiceSeen, Observation
+from companion.sources import open_source
+from vision.cli import calibrate_main, read_main
+from vision.dice_photos import photos_in
+from vision.roll_frames import cut_sprites, paper, roll
+from vision.scenes import make_scene
+
+
+class Collector:
+    def __init__(self) -> None:
+        self.items: list[Observation] = []
+        self.done = threading.Event()
+
+    def __call__(self, observation: Observation) -> None:
+        self.items.append(observation)
+        if isinstance(observation, DeviceError) or (
+                isinstance(observation, DeviceStatus) and observation.state == "disconnected"):
+            self.done.set()
+
+
+def _record(path: Path, frames: list[np.ndarray]) -> None:
+    h, w = frames[0].shape[:2]
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 15, (w, h))
+    assert writer.isOpened()
+    for frame in frames:
+        writer.write(frame)
+    writer.release()
+
+
+@pytest.fixture(autouse=True)
+def _no_user_calibration(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+
+
+def test_recorded_roll_gives_one_throw(tmp_path: Path) -> None:
+    rng = np.random.default_rng(21)
+    sprites = cut_sprites(photos_in("train"), 40, rng)
+    background = paper((640, 480), rng)
+    first = roll(sprites[:2], background, rng, moving=10, resting=8)
+    second = roll(sprites[2:5], background, rng, moving=10, resting=8)
+    video = tmp_path / "rolls.avi"
+    _record(video, first.frames + second.frames)
+    source = open_source(f"camera:{video}", "dice")
+    assert source.name == f"camera:{video}"
+    collect = Collector()
+    source.start(collect)
+    assert collect.done.wait(timeout=120)
+    source.close()
+    throws = [o for o in collect.items if isinstance(o, DiceSeen)]
+    assert [t.values for t in throws] == [first.values, second.values]
+    assert all(t.source == f"camera:{video}" for t in throws)
+
+
+def test_missing_camera_is_a_device_error(tmp_path: Path) -> None:
+    source = open_source(f"camera:{tmp_path / 'nothing.mp4'}", "dice")
+    collect = Collector()
+    source.start(collect)
+    assert collect.done.wait(timeout=30)
+    source.close()
+    assert isinstance(collect.items[-1], DeviceError)
+    assert "cannot open" in collect.items[-1].reason
+
+
+def test_camera_reads_only_dice_or_cards() -> None:
+    with pytest.raises(ValueError, match="dice or cards"):
+        open_source("camera:0", "board")
+
+
+def test_read_dice_json(capsys: pytest.CaptureFixture[str]) -> None:
+    photo = photos_in("test")[0]
+    assert read_main(["dice", str(photo.path), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    (entry,) = data["images"]
+    assert entry["image"] == str(photo.path)
+    for die in entry["dice"]:
+        assert set(die) == {"value", "box", "confidence"}
+        assert 1 <= die["value"] <= 6 and len(die["box"]) == 4
+        assert 0 <= die["confidence"] <= 1
+
+
+def test_read_cards_text_and_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    scene = make_scene(np.random.default_rng(1_000_003), count=2)
+    path = tmp_path / "cards.png"
+    cv2.imwrite(str(path), scene.image)
+    assert read_main(["cards", str(path), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    (entry,) = data["images"]
+    assert set(entry) == {"image", "cards", "refused"}
+    for card in entry["cards"]:
+        assert set(card) == {"card", "corners", "confidence"} and len(card["corners"]) == 4
+    assert read_main(["cards", str(path)]) == 0
+    assert capsys.readouterr().out.startswith(f"{path}: ")
+
+
+def test_read_reports_unopenable_files(tmp_path: Path,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "not-an-image.jpg"
+    bad.write_text("hello")
+    assert read_main(["dice", str(bad), "--json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert data["images"][0]["error"] == "cannot open this file as an image"
+
+
+def test_calibrate_dice_from_a_recording(tmp_path: Path) -> None:
+    rng = np.random.default_rng(4)
+    sprites = cut_sprites(photos_in("train"), 10, rng)
+    rolled = roll(sprites[:1], paper((640, 480), rng), rng, moving=2, resting=6)
+    video = tmp_path / "one-die.avi"
+    _record(video, rolled.frames[-5:])
+    prompts: list[str] = []
+    code = calibrate_main(["dice", "--camera", str(video), "--area", "10,10,600,460"],
+                          ask=lambda text: prompts.append(text) or "")
+    assert code == 0 and prompts
+    saved = json.loads((tmp_path / "config" / "table-companion" / "vision.json").read_text())
+    assert saved["dice"]["area"] == [10.0, 10.0, 600.0, 460.0]
+    assert 15 < saved["dice"]["die_size"] < 80

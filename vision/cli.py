@@ -1,0 +1,146 @@
+"""``companion read dice|cards IMAGE... [--json]`` and ``companion calibrate dice|cards``.
+
+read: prints, per image, the dice values (or cards) read, or with --json one object per image
+(documented in docs/json/vision.md). Exit status 1 if any image could not be opened.
+
+calibrate: a short guided set-up from the camera (headless: prompts on the terminal).
+- dice: clear the tray, then put one die in it: learns the tray area (the region that differs
+  from the empty table's edges is not used; the area is the frame minus a margin unless
+  --area x0,y0,x1,y1 is given) and the die's size in pixels.
+- cards: show each card of the deck once, face up, alone; learns which cards the reader
+  already reads and reports the ones it misreads (its corner-index model is fixed).
+Stored in ``user_config_dir()/vision.json`` and used by ``--dice camera:0`` / ``--cards ...``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from typing import Any
+
+import cv2
+import numpy as np
+
+from companion.cards import FULL_DECK
+
+
+def read_main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="companion read",
+                                     description="Read dice or cards in photos.")
+    parser.add_argument("what", choices=("dice", "cards"))
+    parser.add_argument("images", nargs="+")
+    parser.add_argument("--json", action="store_true", help="one JSON document on stdout")
+    args = parser.parse_args(argv)
+    reader: Any
+    if args.what == "dice":
+        from vision.dice import DiceReader
+
+        reader = DiceReader.load()
+    else:
+        from vision.cards import CardReader
+
+        reader = CardReader.load()
+    results: list[dict[str, Any]] = []
+    status = 0
+    for path in args.images:
+        image = cv2.imread(path)
+        if image is None:
+            status = 1
+            results.append({"image": path, "error": "cannot open this file as an image"})
+            if not args.json:
+                print(f"{path}: cannot open this file as an image", file=sys.stderr)
+            continue
+        if args.what == "dice":
+            dice = reader.read(image)
+            results.append({"image": path, "dice": [d.to_json() for d in dice]})
+            if not args.json:
+                values = " ".join(str(d.value) for d in dice) or "no dice"
+                unsure = sum(1 for d in dice if d.confidence < 0.9)
+                note = f" ({unsure} unsure)" if unsure else ""
+                print(f"{path}: {values}{note}")
+        else:
+            seen = reader.read(image)
+            results.append({"image": path, "cards": [c.to_json() for c in seen.cards],
+                            "refused": [r.to_json() for r in seen.refused]})
+            if not args.json:
+                names = " ".join(str(c.card) for c in seen.cards) or "no cards"
+                refused = f"; {len(seen.refused)} refused: {seen.refused[0].reason}" \
+                    if seen.refused else ""
+                print(f"{path}: {names}{refused}")
+    if args.json:
+        json.dump({"images": results}, sys.stdout, indent=2)
+        print()
+    return status
+
+
+def _frames(camera: str, count: int) -> list[np.ndarray]:
+    capture = cv2.VideoCapture(int(camera) if camera.isdigit() else camera)
+    frames: list[np.ndarray] = []
+    try:
+        while len(frames) < count:
+            ok, frame = capture.read()
+            if not ok:
+                break
+            frames.append(frame)
+    finally:
+        capture.release()
+    return frames
+
+
+def calibrate_main(argv: list[str], ask: Callable[[str], str] = input) -> int:
+    parser = argparse.ArgumentParser(prog="companion calibrate",
+                                     description="Guided camera set-up for dice or cards.")
+    parser.add_argument("what", choices=("dice", "cards"))
+    parser.add_argument("--camera", default="0", help="device index or a video file")
+    parser.add_argument("--area", help="tray area x0,y0,x1,y1 in pixels (dice)")
+    args = parser.parse_args(argv)
+    from vision.source import save_calibration
+
+    if args.what == "dice":
+        from vision.dice import DiceReader
+
+        ask("Put one die in the tray, then press Enter. ")
+        frames = _frames(args.camera, 5)
+        if not frames:
+            print(f"I cannot read pictures from camera {args.camera}.")
+            return 1
+        h, w = frames[-1].shape[:2]
+        if args.area:
+            area = [float(v) for v in args.area.split(",")]
+            if len(area) != 4 or area[0] >= area[2] or area[1] >= area[3]:
+                print("--area must be x0,y0,x1,y1 with x0 < x1 and y0 < y1")
+                return 2
+        else:
+            margin = 0.03
+            area = [w * margin, h * margin, w * (1 - margin), h * (1 - margin)]
+        dice = DiceReader.load().read(frames[-1])
+        if len(dice) != 1:
+            print(f"I see {len(dice)} dice; put exactly one die in the tray and try again.")
+            return 1
+        path = save_calibration("dice", {"area": area, "die_size": round(dice[0].size, 1),
+                                         "frame": [w, h]})
+        print(f"Saved: tray area {area}, die size {dice[0].size:.0f} pixels -> {path}")
+        return 0
+    from vision.cards import CardReader
+
+    reader = CardReader.load()
+    misread: dict[str, str] = {}
+    for card in FULL_DECK:
+        answer = ask(f"Show the {card.name} alone, face up, then press Enter "
+                     "(or type q to stop). ")
+        if answer.strip().lower() == "q":
+            break
+        frames = _frames(args.camera, 3)
+        if not frames:
+            print(f"I cannot read pictures from camera {args.camera}.")
+            return 1
+        seen = reader.read(frames[-1]).cards
+        got = str(seen[0].card) if len(seen) == 1 else f"{len(seen)} cards"
+        if got != str(card):
+            misread[str(card)] = got
+            print(f"  I read {got}, not {card}.")
+    path = save_calibration("cards", {"misread": misread})
+    print(f"Saved: {len(misread)} cards misread -> {path}")
+    return 0 if not misread else 1
