@@ -23,7 +23,7 @@ from companion.journal import (
     latest_journal,
     new_journal_path,
 )
-from companion.session import Session
+from companion.session import Session, build_game
 from companion.sources import Source, open_source
 
 # Commands implemented elsewhere: "module:function(argv) -> int".
@@ -175,14 +175,14 @@ def cmd_play(argv: list[str]) -> int:
     cls = find(args.game)
     options = _game_options(cls, args.option, extra, args)
     players = _players(cls, args.players)
-    game = cls(players, options)
+    game, files = build_game(cls, players, options)
     tags = _tags(args)
     path = Path(args.journal) if args.journal else new_journal_path(cls.spec.name)
     if path.exists() and holds_a_game(path):
         raise ValueError(f"{path} already holds a game: use 'companion resume --journal {path}'")
     announcer = _announcer(args)
     session = Session.start(game, Journal(path), announcer, seed=args.seed,
-                            auto_chance=_auto_chance(args), tags=tags)
+                            auto_chance=_auto_chance(args), config=files, tags=tags)
     print(f"(journal: {path})", file=sys.stderr)
     return _run(session, args, announcer)
 

@@ -6,12 +6,43 @@ A user copies e.g. config/boards/snakes-ladders.json to
 
 from __future__ import annotations
 
+import copy
 import json
 import os
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
 from companion import CONFIG_DIR
+
+# A game's data files are part of the game: the session records what a game loaded when it
+# was set up and keeps it in the journal, so that resume rebuilds the very same game even if
+# a board or edition file was edited since. See ``recording`` and ``pinned``.
+_recording: ContextVar[dict[str, Any] | None] = ContextVar("recording", default=None)
+_pinned: ContextVar[Mapping[str, Any] | None] = ContextVar("pinned", default=None)
+
+
+@contextmanager
+def recording() -> Iterator[dict[str, Any]]:
+    """Collect every data file loaded inside the block: {name as asked: contents}."""
+    files: dict[str, Any] = {}
+    token = _recording.set(files)
+    try:
+        yield files
+    finally:
+        _recording.reset(token)
+
+
+@contextmanager
+def pinned(files: Mapping[str, Any]) -> Iterator[None]:
+    """Inside the block, ``load_json`` returns these recorded contents instead of the files."""
+    token = _pinned.set(files)
+    try:
+        yield
+    finally:
+        _pinned.reset(token)
 
 
 def user_config_dir() -> Path:
@@ -37,9 +68,17 @@ def find_config(relative: str) -> Path:
 
 
 def load_json(relative: str) -> Any:
-    path = find_config(relative)
-    with path.open(encoding="utf-8") as handle:
-        try:
-            return json.load(handle)
-        except json.JSONDecodeError as err:
-            raise ValueError(f"{path}: not valid JSON: {err}") from err
+    pinned_files = _pinned.get() or {}
+    if relative in pinned_files:
+        data = copy.deepcopy(pinned_files[relative])
+    else:
+        path = find_config(relative)
+        with path.open(encoding="utf-8") as handle:
+            try:
+                data = json.load(handle)
+            except json.JSONDecodeError as err:
+                raise ValueError(f"{path}: not valid JSON: {err}") from err
+    files = _recording.get()
+    if files is not None:
+        files[relative] = copy.deepcopy(data)
+    return data

@@ -6,13 +6,12 @@ import time
 from typing import Any
 
 from companion.engine import decode_action
-from companion.games import find
 from companion.journal import ACTION, CORRECT, REFUSED, UNDO, Journal
+from companion.session import game_from_meta
 
 
 def history_rows(journal: Journal) -> list[dict[str, Any]]:
-    meta = journal.meta()
-    game = find(meta["game"])(meta["players"], meta["options"])
+    game = game_from_meta(journal.meta())
     rows = []
     for entry in journal.entries():
         if entry.kind == ACTION:

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from companion import console
+from companion.config import pinned, recording
 from companion.engine import (
     CHANCE,
     Action,
@@ -47,6 +48,27 @@ from companion.tags import TagMap
 from companion.voice import Sink
 
 log = logging.getLogger("companion.session")
+
+def build_game(
+    name: str | type[Game],
+    players: Sequence[str],
+    options: Mapping[str, Any] | None = None,
+    *,
+    files: Mapping[str, Any] | None = None,
+) -> tuple[Game, dict[str, Any]]:
+    """Set up a game and return it with the data files it loaded. With ``files`` (from a
+    journal) the game is built from those recorded contents, not today's files."""
+    cls = find(name) if isinstance(name, str) else name
+    with recording() as loaded, pinned(files or {}):
+        game = cls(list(players), dict(options or {}))
+    return game, loaded
+
+
+def game_from_meta(meta: Mapping[str, Any]) -> Game:
+    game, _ = build_game(meta["game"], meta["players"], meta["options"],
+                         files=meta.get("config"))
+    return game
+
 
 CONFIRM_BELOW = 0.9  # readings less sure than this are confirmed before they count
 CHANCE_ACTIONS = (Throw, Draw, Shuffle)
@@ -101,8 +123,11 @@ class Session:
         *,
         seed: int | None = None,
         auto_chance: frozenset[str] = frozenset(),
+        config: Mapping[str, Any] | None = None,
         **kwargs: Any,
     ) -> Session:
+        """A new game. ``config``: the data files it was built from (``build_game``), kept in
+        the journal so that resume rebuilds the same game whatever happens to the files."""
         seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
         journal.write_meta(
             {
@@ -111,6 +136,7 @@ class Session:
                 "options": dict(game.options),
                 "seed": seed,
                 "auto_chance": sorted(auto_chance),
+                "config": dict(config or {}),
             }
         )
         session = cls(game, journal, announcer, seed=seed, auto_chance=auto_chance, **kwargs)
@@ -122,7 +148,7 @@ class Session:
     @classmethod
     def resume(cls, journal: Journal, announcer: Sink, **kwargs: Any) -> Session:
         meta = journal.meta()
-        game = find(meta["game"])(meta["players"], meta["options"])
+        game = game_from_meta(meta)
         session = cls(
             game,
             journal,
@@ -144,7 +170,7 @@ class Session:
         from companion.voice import Recorder
 
         meta = journal.meta()
-        game = find(meta["game"])(meta["players"], meta["options"])
+        game = game_from_meta(meta)
         session = cls(game, journal, Recorder(), seed=int(meta.get("seed", 0)),
                       auto_chance=frozenset(meta.get("auto_chance", [])))
         session._replay()

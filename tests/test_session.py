@@ -279,3 +279,35 @@ def test_undo_never_takes_back_a_virtual_deal():
     session.undo()
     assert session.state.to_json() == dealt
     assert Session.resume(session.journal, Recorder()).state.to_json() == dealt
+
+
+def test_resume_rebuilds_the_game_from_the_board_it_started_with(tmp_path):
+    import json as jsonlib
+
+    from companion.config import load_json
+    from companion.session import build_game
+
+    board = load_json("boards/snakes-ladders.json")
+    mine = tmp_path / "my-board.json"
+    mine.write_text(jsonlib.dumps(board))
+    game, files = build_game("snakes-ladders", ["Red", "Blue"], {"board": str(mine)})
+    assert str(mine) in files
+    journal = Journal(tmp_path / "g.sqlite")
+    session = Session.start(game, journal, Recorder(), seed=1, config=files)
+    session.command("roll 4")  # the classic ladder from 4 to 14
+    assert session.state.to_json()["positions"][0] == 14
+    journal.close()
+    # The user edits the file (the ladder at 4 goes), then resumes: the game is unchanged.
+    edited = dict(board)
+    for key in ("ladders", "snakes"):
+        if isinstance(edited.get(key), dict):
+            edited[key] = {k: v for k, v in edited[key].items() if k != "4"}
+        elif isinstance(edited.get(key), list):
+            edited[key] = [x for x in edited[key] if 4 not in (x if isinstance(x, list) else [])]
+    mine.write_text(jsonlib.dumps(edited))
+    mine.unlink()  # or even deletes it
+    resumed = Session.resume(Journal(tmp_path / "g.sqlite"), Recorder())
+    assert resumed.state.to_json()["positions"][0] == 14
+    resumed.command("roll 1")  # Blue: the classic ladder from 1 to 38 still stands
+    assert resumed.state.to_json()["positions"][1] == 38
+    resumed.journal.close()

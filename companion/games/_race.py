@@ -55,15 +55,18 @@ def load_board(default_file: str, choice: str) -> tuple[Mapping[str, Any], str]:
     """The board's JSON object and the path it came from (for error messages)."""
     relative = choice or default_file
     try:
-        path = find_config(relative)
-        data = load_json(str(path))
+        data = load_json(relative)  # by the name given: a resumed game finds it pinned
+        try:
+            path = str(find_config(relative))
+        except FileNotFoundError:
+            path = relative  # the file is gone; the journal's copy stands in
     except FileNotFoundError as err:
         raise BoardError(f"board file {relative!r} not found ({err})") from err
     except ValueError as err:
         raise BoardError(str(err)) from err
     if not isinstance(data, dict):
         raise BoardError(f"{path}: a board file holds one JSON object")
-    return data, str(path)
+    return data, path
 
 
 class BoardReader:
