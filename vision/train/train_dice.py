@@ -24,7 +24,7 @@ from vision.dice_photos import Photo, imread, photos_in
 from vision.pips import count_pips
 
 POSITIVE_RADIUS = 0.25  # candidate within this fraction of the die's size: a sample of it
-NEGATIVE_RADIUS = 0.5  # farther than this from every die: a "none" sample
+NEGATIVE_RADIUS = 0.35  # farther than this from every die: a "none" sample (off-centre)
 POS_AUGMENT = 12
 NEG_AUGMENT = 1
 EPOCHS = 8
