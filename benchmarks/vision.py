@@ -2,8 +2,8 @@
 
     companion bench vision [--frames N] [--json]
 
-- dice: a held-out photo of the test split set into a 1280x720 frame (padded with its own
-  table), read at the scale a calibration for those dice would choose;
+- dice: held-out photos of the test split set into 1280x720 frames (padded with the table's
+  median colour), read at the scale a calibration for those dice would choose;
 - cards: a generated 1280x720 card scene (three cards);
 - motion: the rest detector's per-frame cost while dice move (the reader does not run then).
 OpenCV is held to one thread (cv2.setNumThreads(1)); numpy's BLAS may still use more unless
@@ -46,8 +46,9 @@ def dice_frames(count: int) -> tuple[list[np.ndarray], float]:
         scale = H / img.shape[0]
         img = cv2.resize(img, (round(img.shape[1] * scale), H))
         pad = (W - img.shape[1]) // 2
+        table = [float(v) for v in np.median(img.reshape(-1, 3), axis=0)]
         frames.append(cv2.copyMakeBorder(img, 0, 0, pad, W - img.shape[1] - pad,
-                                         cv2.BORDER_REFLECT))
+                                         cv2.BORDER_CONSTANT, value=table))
     sizes = [d.size for p in photos for d in p.dice]
     return frames, float(np.median(sizes)) * scale / 1.25  # labelled box -> die side
 

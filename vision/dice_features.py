@@ -46,12 +46,19 @@ def background_distance(lab: NDArray[Any]) -> FloatImage:
 
 
 def candidates(dist: FloatImage, threshold: float = 6.0, limit: int = 120, peak: int = 7,
-               scales: tuple[int, ...] = SCALES) -> list[Candidate]:
+               scales: tuple[int, ...] = SCALES, step: int = 1) -> list[Candidate]:
+    """Peaks of the centre-surround response; ``step`` 2 computes it on a half-size copy
+    (four times cheaper; centres within a pixel or two)."""
+    if step > 1:
+        h, w = dist.shape
+        dist = cv2.resize(dist, (w // step, h // step), interpolation=cv2.INTER_AREA)
+        peak = max(3, round(peak / step) | 1)
     best = np.full(dist.shape, -1e9, np.float32)
     best_scale = np.zeros(dist.shape, np.float32)
     for s in scales:
-        inner = cv2.boxFilter(dist, -1, (s, s))
-        outer = cv2.boxFilter(dist, -1, (2 * s, 2 * s), borderType=cv2.BORDER_REFLECT)
+        k = max(3, round(s / step))
+        inner = cv2.boxFilter(dist, -1, (k, k))
+        outer = cv2.boxFilter(dist, -1, (2 * k, 2 * k), borderType=cv2.BORDER_REFLECT)
         response = inner - (4 * outer - inner) / 3
         better = response > best
         best[better] = response[better]
@@ -59,8 +66,10 @@ def candidates(dist: FloatImage, threshold: float = 6.0, limit: int = 120, peak:
     peaks = (best == cv2.dilate(best, np.ones((peak, peak), np.uint8))) & (best > threshold)
     ys, xs = np.nonzero(peaks)
     order = np.argsort(-best[ys, xs])[:limit]
-    return [Candidate(float(xs[i]), float(ys[i]), float(best_scale[ys[i], xs[i]]),
-                      float(best[ys[i], xs[i]])) for i in order]
+    centre = (step - 1) / 2
+    return [Candidate(float(xs[i] * step + centre), float(ys[i] * step + centre),
+                      float(best_scale[ys[i], xs[i]]), float(best[ys[i], xs[i]]))
+            for i in order]
 
 
 def crop(image: NDArray[Any], x: float, y: float, size: float, angle: float = 0.0,
