@@ -94,3 +94,31 @@ def test_watcher_ignores_flicker_and_complains_once_about_overlaps() -> None:
     watcher = CardWatcher(lambda f: next(it), stable=3)
     out = [o for _ in frames for o in watcher.feed(np.zeros((1, 1, 3), np.uint8))]
     assert [type(o) for o in out] == [DeviceError]
+
+
+def test_calibrated_deck_never_loses_a_card_the_model_read(reader: CardReader) -> None:
+    import cv2
+
+    from companion.cards import FULL_DECK
+    from vision.scenes import Design
+
+    design = Design((235, 240, 245), None, 12, cv2.FONT_HERSHEY_PLAIN, 0.9, 2, False)
+    feats, names = [], []
+    for i, card in enumerate(FULL_DECK):
+        for k in range(10):
+            scene = make_scene(np.random.default_rng(7000 + 50 * i + k), design=design,
+                               cards=[card], count=1)
+            corners = reader.corners_of_single_card(scene.image)
+            if corners is not None:
+                feats += corners
+                names += [str(card)] * 2
+                break
+    assert len(set(names)) >= 50
+    calibrated = CardReader(reader.rank_net, reader.suit_net)
+    calibrated.learn(np.array(feats), names)
+    for seed in range(9000, 9015):
+        scene = make_scene(np.random.default_rng(seed), design=design)
+        truth = {str(p.card) for p in scene.cards}
+        plain = {str(c.card) for c in reader.read(scene.image).cards} & truth
+        known = {str(c.card) for c in calibrated.read(scene.image).cards} & truth
+        assert plain <= known, seed

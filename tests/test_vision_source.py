@@ -126,3 +126,19 @@ def test_calibrate_dice_from_a_recording(tmp_path: Path) -> None:
     saved = json.loads((tmp_path / "config" / "table-companion" / "vision.json").read_text())
     assert saved["dice"]["area"] == [10.0, 10.0, 600.0, 460.0]
     assert 15 < saved["dice"]["die_size"] < 80
+
+
+def test_calibrate_cards_learns_the_shown_cards(tmp_path: Path) -> None:
+    from companion.cards import Card
+
+    scene = make_scene(np.random.default_rng(77), count=1, cards=[Card.parse("AS")])
+    video = tmp_path / "ace.avi"
+    _record(video, [scene.image] * 4)
+    answers = iter(["", "q"])
+    assert calibrate_main(["cards", "--camera", str(video)], ask=lambda _: next(answers)) == 0
+    base = tmp_path / "config" / "table-companion"
+    saved = json.loads((base / "vision.json").read_text())
+    assert saved["cards"]["cards"] == 1
+    with np.load(base / "vision_cards.npz") as deck:
+        assert [str(n) for n in deck["names"]] == ["AS", "AS"]  # both index corners
+        assert deck["features"].shape[0] == 2

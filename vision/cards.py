@@ -3,17 +3,20 @@
     reader = CardReader.load()
     seen = reader.read(cv2.imread("table.jpg"))   # SeenCards(cards=[...], refused=[...])
 
-1. Card faces are bright and nearly colourless; the mask of such pixels is cleaned and its outer
-   contours are approximated by polygons. A convex four-cornered outline with a card's aspect
-   ratio is a card. Anything else big enough to be cards (a fanned hand, overlapping cards: one
-   outline with more corners, or too big, or the wrong shape) is *refused*: listed with a reason,
-   never guessed at.
+1. Card faces are bright and nearly colourless; the mask of such pixels (and of the ink next
+   to them) is filled and cleaned, and each outline's four sides are fitted as straight lines.
+   A convex outline lying on four straight sides with a card's aspect ratio is a card.
+   Anything else big enough to be cards (a fanned hand, overlapping cards, a card cut by the
+   picture's edge) is *refused*: listed with a reason, never guessed at.
 2. Each card is warped to an upright 200x280 face. Both corners that carry the index look the
    same after a half turn, so the top-left corner is read whichever way up the card lies.
-3. Two small MLPs (vision/mlp.py, weights in vision/models/cards_rank.npz and
-   cards_suit.npz, trained on generated
-   scenes by ``python -m vision.train.train_cards``) read the rank and the suit from the corner.
+3. Two small MLPs (vision/mlp.py, weights in vision/models/cards_rank.npz and cards_suit.npz,
+   trained on generated scenes by ``python -m vision.train.train_cards``) read the rank and
+   the suit from the corner.
    Confidence is P(rank) * P(suit).
+4. After ``companion calibrate cards`` the user's deck is known: each corner is also matched
+   to the calibrated corners (nearest, with a ratio test); where the MLPs are unsure (under
+   0.9) and it disagrees, it wins, still with a confidence under 0.9 so that the session asks.
 """
 
 from __future__ import annotations
@@ -199,11 +202,47 @@ def corner_features(face: NDArray[Any]) -> NDArray[Any]:
     return np.concatenate(parts).astype(np.float32)
 
 
+TEMPLATES_FILE = "vision_cards.npz"
+
+
 class CardReader:
     def __init__(self, rank_net: MLP, suit_net: MLP) -> None:
         self.rank_net = rank_net
         self.suit_net = suit_net
         self.min_area_fraction = 0.006  # of the frame; smaller outlines are not cards
+        # the user's own deck (companion calibrate cards): corner features and card names
+        self.templates: tuple[NDArray[Any], list[str]] | None = None
+
+    def learn(self, templates: NDArray[Any], names: list[str]) -> None:
+        """Use a calibrated deck: corner features (as corner_features gives) per card."""
+        scaled = (templates - self.rank_net.mean) / self.rank_net.scale
+        self.templates = (scaled.astype(np.float32), list(names))
+
+    def corners_of_single_card(self, image: NDArray[Any]) -> list[NDArray[Any]] | None:
+        """Both corner features of the one card in the picture (calibration), else None."""
+        _, faces, refused, _ = self.faces(image)
+        if len(faces) != 1 or refused:
+            return None
+        face = faces[0]
+        return [corner_features(face), corner_features(np.ascontiguousarray(face[::-1, ::-1]))]
+
+    def _by_template(self, feats: NDArray[Any]) -> list[tuple[str, float] | None]:
+        """Nearest calibrated corner, if clearly nearer than any other card's (ratio test)."""
+        if self.templates is None:
+            return [None] * len(feats)
+        bank, names = self.templates
+        scaled = (feats - self.rank_net.mean) / self.rank_net.scale
+        out: list[tuple[str, float] | None] = []
+        for row in scaled:
+            dist = np.linalg.norm(bank - row, axis=1)
+            order = np.argsort(dist)
+            best = names[int(order[0])]
+            other = next((dist[j] for j in order[1:] if names[int(j)] != best), None)
+            if other is None or dist[order[0]] > 0.8 * other:
+                out.append(None)
+            else:
+                out.append((best, float(1 - dist[order[0]] / other)))
+        return out
 
     @classmethod
     def load(cls, path: Path = MODEL_PATH) -> CardReader:
@@ -242,10 +281,17 @@ class CardReader:
         feats = np.stack([corner_features(f) for f in faces])
         ranks = self.rank_net.probabilities(feats)
         suits = self.suit_net.probabilities(feats)
-        for quad, pr, ps in zip(quads, ranks, suits, strict=True):
+        for quad, pr, ps, known in zip(quads, ranks, suits, self._by_template(feats),
+                                       strict=True):
             rank = int(np.argmax(pr))
             suit = int(np.argmax(ps))
             card = Card.parse(RANKS[rank] + SUITS[suit])
+            confidence = float(pr[rank] * ps[suit])
+            if known is not None and known[0] != str(card) and confidence < 0.9:
+                # the calibrated deck overrides the general model, but says it was unsure
+                card, confidence = Card.parse(known[0]), min(0.85, 0.5 + known[1])
+            elif known is not None:
+                confidence = max(confidence, 0.5 + known[1])
             corners = tuple((float(x), float(y)) for x, y in quad)
-            out.cards.append(SeenCard(card, corners, float(pr[rank] * ps[suit])))
+            out.cards.append(SeenCard(card, corners, min(confidence, 1.0)))
         return out

@@ -7,8 +7,8 @@ calibrate: a short guided set-up from the camera (headless: prompts on the termi
 - dice: clear the tray, then put one die in it: learns the tray area (the region that differs
   from the empty table's edges is not used; the area is the frame minus a margin unless
   --area x0,y0,x1,y1 is given) and the die's size in pixels.
-- cards: show each card of the deck once, face up, alone; learns which cards the reader
-  already reads and reports the ones it misreads (its corner-index model is fixed).
+- cards: show each card of the deck once, face up, alone; learns the deck's corner indices
+  (both corners of each card), used from then on beside the general model.
 Stored in ``user_config_dir()/vision.json`` and used by ``--dice camera:0`` / ``--cards ...``.
 """
 
@@ -123,10 +123,13 @@ def calibrate_main(argv: list[str], ask: Callable[[str], str] = input) -> int:
                                          "frame": [w, h]})
         print(f"Saved: tray area {area}, die size {dice[0].size:.0f} pixels -> {path}")
         return 0
-    from vision.cards import CardReader
+    from vision.cards import TEMPLATES_FILE, CardReader
+    from vision.source import calibration_path
 
     reader = CardReader.load()
     misread: dict[str, str] = {}
+    features: list[np.ndarray] = []
+    names: list[str] = []
     for card in FULL_DECK:
         answer = ask(f"Show the {card.name} alone, face up, then press Enter "
                      "(or type q to stop). ")
@@ -136,11 +139,24 @@ def calibrate_main(argv: list[str], ask: Callable[[str], str] = input) -> int:
         if not frames:
             print(f"I cannot read pictures from camera {args.camera}.")
             return 1
+        corners = reader.corners_of_single_card(frames[-1])
+        if corners is None:
+            print("  I do not see exactly one card; skipped.")
+            misread[str(card)] = "not seen"
+            continue
         seen = reader.read(frames[-1]).cards
-        got = str(seen[0].card) if len(seen) == 1 else f"{len(seen)} cards"
-        if got != str(card):
-            misread[str(card)] = got
-            print(f"  I read {got}, not {card}.")
-    path = save_calibration("cards", {"misread": misread})
-    print(f"Saved: {len(misread)} cards misread -> {path}")
-    return 0 if not misread else 1
+        if seen and str(seen[0].card) != str(card):
+            misread[str(card)] = str(seen[0].card)
+            print(f"  Without calibration I read {seen[0].card}; now I know it.")
+        features.extend(corners)
+        names.extend([str(card)] * len(corners))
+    if not features:
+        print("No card learned.")
+        return 1
+    deck = calibration_path().with_name(TEMPLATES_FILE)
+    deck.parent.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(deck, features=np.array(features, np.float32), names=np.array(names))
+    path = save_calibration("cards", {"deck": deck.name, "cards": len(set(names)),
+                                      "misread_before": misread})
+    print(f"Saved {len(set(names))} cards of this deck -> {deck}; {path}")
+    return 0

@@ -230,13 +230,18 @@ def _lighting(img: Image, rng: np.random.Generator) -> Image:
 
 
 def make_scene(rng: np.random.Generator, size: tuple[int, int] = (960, 540),
-               count: int | None = None, overlap: bool = False) -> Scene:
+               count: int | None = None, overlap: bool = False,
+               design: Design | None = None, cards: list[Card] | None = None) -> Scene:
+    """A scene; ``design`` and ``cards`` fix the deck's look and the cards shown (the random
+    draws are made all the same, so other seeds' scenes do not change)."""
     w, h = size
     kind = BACKGROUNDS[int(rng.integers(len(BACKGROUNDS)))]
     canvas = background(kind, size, rng)
     n = int(count or rng.integers(1, 5))
-    cards = [FULL_DECK[int(i)] for i in rng.choice(52, n, replace=False)]
-    design = Design.random(rng)
+    drawn = [FULL_DECK[int(i)] for i in rng.choice(52, n, replace=False)]
+    cards = drawn if cards is None else cards
+    random_design = Design.random(rng)
+    design = random_design if design is None else design
     mask = card_mask(design)
     height = rng.uniform(0.3, 0.45) * h
     placed: list[PlacedCard] = []

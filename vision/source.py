@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import cv2
+import numpy as np
 from numpy.typing import NDArray
 
 from companion.config import user_config_dir
@@ -124,9 +125,14 @@ class CameraSource:
             detector = RestDetector(reader.read, source=self.name,
                                     area=tuple(area) if area else None)
             return detector.feed
-        from vision.cards import CardReader
+        from vision.cards import TEMPLATES_FILE, CardReader
 
-        watcher = CardWatcher(CardReader.load().read, source=self.name)
+        card_reader = CardReader.load()
+        deck = calibration_path().with_name(TEMPLATES_FILE)
+        if deck.is_file():
+            with np.load(deck) as data:
+                card_reader.learn(data["features"], [str(n) for n in data["names"]])
+        watcher = CardWatcher(card_reader.read, source=self.name)
         return watcher.feed
 
     def _open(self) -> cv2.VideoCapture:
