@@ -49,6 +49,7 @@ from companion.voice import Sink
 
 log = logging.getLogger("companion.session")
 
+
 def build_game(
     name: str | type[Game],
     players: Sequence[str],
@@ -208,23 +209,39 @@ class Session:
         return self.submit(TextCommand(source=source, text=text, player=player))
 
     def _handle_device(self, obs: Observation) -> Reply:
-        if isinstance(obs, DeviceError):
-            return self.refuse(f"{obs.reason}", obs, journal=False)
-        if isinstance(obs, DeviceHello):
-            self.say(f"{obs.name or 'A device'} is connected.", Priority.INFO)
-            return Reply(True)
-        if isinstance(obs, DeviceStatus):
-            self.say(obs.detail or f"Device {obs.state}.", Priority.RESULT)
-            return Reply(True)
-        if isinstance(obs, ButtonPressed):
-            # A device button is the console command of the same name ("undo", "yes").
-            return self.submit(TextCommand(source=obs.source, text=obs.button,
-                                           player=obs.player, time=obs.time))
-        if isinstance(obs, TagSeen):
-            return self.submit(self.tags.resolve(obs))
+        handler = _DEVICE_HANDLERS.get(type(obs), Session._on_reading)
+        return handler(self, obs)
+
+    # One handler per observation type; anything else is a reading for the game.
+
+    def _on_reading(self, obs: Observation) -> Reply:
         self.check_player(obs.player, exact=self.state.chance() is not None)
         action = self.game.interpret(self.state, obs)
         return self.offer(action, obs.source, obs.confidence)
+
+    def _on_error(self, obs: Observation) -> Reply:
+        assert isinstance(obs, DeviceError)
+        return self.refuse(obs.reason, obs, journal=False)
+
+    def _on_hello(self, obs: Observation) -> Reply:
+        assert isinstance(obs, DeviceHello)
+        self.say(f"{obs.name or 'A device'} is connected.", Priority.INFO)
+        return Reply(True)
+
+    def _on_status(self, obs: Observation) -> Reply:
+        assert isinstance(obs, DeviceStatus)
+        self.say(obs.detail or f"Device {obs.state}.", Priority.RESULT)
+        return Reply(True)
+
+    def _on_button(self, obs: Observation) -> Reply:
+        assert isinstance(obs, ButtonPressed)
+        # A device button is the console command of the same name ("undo", "yes").
+        return self.submit(TextCommand(source=obs.source, text=obs.button,
+                                       player=obs.player, time=obs.time))
+
+    def _on_tag(self, obs: Observation) -> Reply:
+        assert isinstance(obs, TagSeen)
+        return self.submit(self.tags.resolve(obs))
 
     def check_player(self, name: str | None, *, exact: bool = False) -> None:
         """Refuse input from a named player who may not give it now. ``exact``: only the
@@ -413,6 +430,15 @@ class Session:
             return
         self.last_announcement = text
         self.announcer.say(text, priority)
+
+
+_DEVICE_HANDLERS: dict[type[Observation], Callable[[Session, Observation], Reply]] = {
+    DeviceError: Session._on_error,
+    DeviceHello: Session._on_hello,
+    DeviceStatus: Session._on_status,
+    ButtonPressed: Session._on_button,
+    TagSeen: Session._on_tag,
+}
 
 
 def action_words(action: Action) -> str:
