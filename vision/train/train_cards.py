@@ -141,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--scenes", type=int, default=300)
     parser.add_argument("--faces", type=int, default=30000)
-    parser.add_argument("--epochs", type=int, default=40)
+    parser.add_argument("--epochs", type=int, default=30)
     parser.add_argument("--report", type=int, default=0)
     args = parser.parse_args(argv)
     x1, r1, s1 = samples(range(args.scenes))
