@@ -3,8 +3,9 @@
     python -m vision.train.train_dice [--epochs N] [--out PATH]
 
 Trains only on the ``train`` split of tests/data/dice-photos (split.csv); the acceptance
-threshold and the pip counter's confusion table are chosen on ``val``; ``test`` is never read
-here. Deterministic (fixed seeds); takes about half an hour on one core.
+threshold and the pip counter's weight are chosen on ``val`` (its count table on ``train``);
+``test`` is never read here. Deterministic (fixed seeds; OPENBLAS_NUM_THREADS=1 for
+bit-identical weights); about ten minutes on an idle core, half an hour on a busy one.
 """
 
 from __future__ import annotations
