@@ -50,11 +50,12 @@ def test_overlapping_and_fanned_cards_are_not_misreported(reader: CardReader) ->
         seen = reader.read(scene.image)
         refused += len(seen.refused)
         for card in seen.cards:
-            # anything reported must be a card lying there, read right, and not covered
+            # anything reported must be a card lying there in full (the top of the fan),
+            # read right, or else reported with a confidence low enough to be asked about
             i = match(scene, np.array(card.corners).mean(axis=0))
             assert i is not None, (seed, card)
-            assert scene.cards[i].card == card.card, (seed, card)
             assert not scene.cards[i].hidden, (seed, card)
+            assert scene.cards[i].card == card.card or card.confidence < 0.9, (seed, card)
             reported += 1
     assert refused >= 20  # nearly every hand is refused with a reason
 
