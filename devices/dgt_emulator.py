@@ -185,7 +185,7 @@ class DgtBoardEmulator:
                 data = os.read(self.master, 256)
             except OSError:
                 return
-            if not data:
+            if not data or self._closed.is_set():
                 return
             pending += data
             while pending:
@@ -225,7 +225,12 @@ class DgtBoardEmulator:
             self._write(reply)
 
     def close(self) -> None:
+        """Unplug. The reader thread ends before the fds close: a thread still reading a closed
+        fd number would read the next pty that reuses it, and answer with this board."""
         self._closed.set()
+        with contextlib.suppress(OSError):
+            os.write(self._slave, b"\0")  # wakes the reader out of its read
+        self._reader.join(timeout=5)
         for fd in (self._slave, self.master):
             with contextlib.suppress(OSError):
                 os.close(fd)

@@ -97,3 +97,21 @@ def test_the_wire_answers_requests_and_reports_changes(emu: DgtBoardEmulator) ->
 def test_command_line_refuses_a_bad_start_position() -> None:
     with pytest.raises(SystemExit):
         main(["--fen", "nonsense"])
+
+
+def test_a_closed_board_leaves_no_reader_behind() -> None:
+    # A reader left running on a closed fd number reads the next pty that reuses the number
+    # and answers with the old board (seen once in CI as a stale board dump).
+    for _ in range(20):
+        old = DgtBoardEmulator(placement_pieces("empty"))
+        old.close()
+        assert not old._reader.is_alive()
+        new = DgtBoardEmulator()
+        fd = os.open(new.path, os.O_RDWR | os.O_NOCTTY)
+        try:
+            os.write(fd, bytes([0x42]))
+            (dump,) = read_messages(fd, 1)
+            assert list(dump.pieces) == list(START_PIECES)
+        finally:
+            os.close(fd)
+            new.close()
