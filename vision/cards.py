@@ -4,10 +4,12 @@
     seen = reader.read(cv2.imread("table.jpg"))   # SeenCards(cards=[...], refused=[...])
 
 1. Card faces are bright and nearly colourless; the mask of such pixels (and of the ink next
-   to them) is filled and cleaned, and each outline's four sides are fitted as straight lines.
-   A convex outline lying on four straight sides with a card's aspect ratio is a card.
-   Anything else big enough to be cards (a fanned hand, overlapping cards, a card cut by the
-   picture's edge) is *refused*: listed with a reason, never guessed at.
+   to them) is closed, filled and cleaned, and each outline's four sides are fitted as
+   straight lines. A convex outline lying on four straight sides with a card's aspect ratio is
+   a card. Inside an outline that fails, stricter whiteness levels (WHITE_LEVELS) are tried,
+   which part a card from a pale table or glare joined to it; what they find must pass the
+   same tests. Anything else big enough to be cards (a fanned hand, overlapping cards, a card
+   cut by the picture's edge) is *refused*: listed with a reason, never guessed at.
 2. Each card is warped to an upright 200x280 face. Both corners that carry the index look the
    same after a half turn, so the top-left corner is read whichever way up the card lies.
 3. Two small MLPs (vision/mlp.py, weights in vision/models/cards_rank.npz and cards_suit.npz,
@@ -68,20 +70,25 @@ class SeenCards:
     refused: list[Refused] = field(default_factory=list)
 
 
-def card_mask(image: NDArray[Any]) -> NDArray[Any]:
-    hsv = cv2.cvtColor(cv2.GaussianBlur(image, (5, 5), 0), cv2.COLOR_BGR2HSV)
-    # bright and colourless (felt and wood are coloured, cloth is dark)
-    white = ((hsv[..., 1] < 70) & (hsv[..., 2] > 110)).astype(np.uint8) * 255
-    # plus, next to that, anything unlike the table (judged from the frame's edges): the ink
-    # of a border line or an index close to the card's edge must not bite into the outline
-    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB).astype(np.float32)
+def _table_model(lab: NDArray[Any]) -> NDArray[Any]:
+    """A lookup table (256x1x3, float32) giving, per Lab channel value, its squared distance
+    from the table's colour (judged from the frame's edges) in units of the table's spread."""
     rim = np.concatenate([lab[:8].reshape(-1, 3), lab[-8:].reshape(-1, 3),
-                          lab[:, :8].reshape(-1, 3), lab[:, -8:].reshape(-1, 3)])
+                          lab[:, :8].reshape(-1, 3), lab[:, -8:].reshape(-1, 3)]).astype(
+                              np.float32)
     table = np.median(rim, axis=0)
     spread = np.median(np.abs(rim - table), axis=0) * 1.48 + 3.0
-    unlike = np.sqrt((((lab - table) / spread) ** 2).sum(axis=2)) > 6.0
-    near_white = cv2.dilate(white, np.ones((9, 9), np.uint8)) > 0
-    mask = (white | ((unlike & near_white).astype(np.uint8) * 255)).astype(np.uint8)
+    values = np.arange(256, dtype=np.float32)[:, None]
+    return (((values - table) / spread) ** 2).astype(np.float32).reshape(256, 1, 3)
+
+
+def _outline_mask(white: NDArray[Any], unlike: NDArray[Any]) -> NDArray[Any]:
+    """White pixels plus, next to them, anything unlike the table (the ink of a border line or
+    an index close to the card's edge must not bite into the outline); filled and cleaned."""
+    near_white = cv2.dilate(white, np.ones((9, 9), np.uint8))
+    mask = cv2.bitwise_or(white, cv2.bitwise_and(unlike, near_white))
+    # bridge a thin border line that leaves a sliver of white outside it
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     # fill each outline first (the ink of pips and indices leaves holes and notches), then cut
     # thin bridges such as glare on the table joining a card
@@ -90,6 +97,38 @@ def card_mask(image: NDArray[Any]) -> NDArray[Any]:
     cv2.drawContours(filled, contours, -1, 255, -1)
     out: NDArray[Any] = cv2.morphologyEx(filled, cv2.MORPH_OPEN, np.ones((9, 9), np.uint8))
     return out
+
+
+# (most saturation, least brightness) of a card pixel: the first is the general rule; the
+# stricter ones are tried only inside an outline refused by it, to part a card from a pale
+# table or from glare that the general rule joins to it
+WHITE_LEVELS = ((70, 110), (35, 140), (30, 175), (25, 205))
+
+
+class _Planes:
+    """The per-pixel planes every whiteness level needs, computed once per frame."""
+
+    def __init__(self, image: NDArray[Any]) -> None:
+        hsv = cv2.cvtColor(cv2.GaussianBlur(image, (5, 5), 0), cv2.COLOR_BGR2HSV)
+        self.sat, self.val = hsv[..., 1], hsv[..., 2]
+        lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)
+        dist = cv2.transform(cv2.LUT(lab, _table_model(lab)), np.ones((1, 3), np.float32))
+        self.unlike = ((dist > 36.0) * 255).astype(np.uint8)
+
+    def white(self, level: int, roi: tuple[slice, slice] = (slice(None), slice(None))
+              ) -> NDArray[Any]:
+        s_max, v_min = WHITE_LEVELS[level]
+        sat, val = self.sat[roi], self.val[roi]
+        out: NDArray[Any] = cv2.bitwise_and(cv2.threshold(sat, s_max - 1, 255,
+                                                          cv2.THRESH_BINARY_INV)[1],
+                                            cv2.threshold(val, v_min, 255,
+                                                          cv2.THRESH_BINARY)[1])
+        return out
+
+
+def card_mask(image: NDArray[Any]) -> NDArray[Any]:
+    planes = _Planes(image)
+    return _outline_mask(planes.white(0), planes.unlike)
 
 
 def order_corners(quad: NDArray[Any]) -> NDArray[Any]:
@@ -137,42 +176,99 @@ def refine_quad(points: NDArray[Any], quad: NDArray[Any]) -> tuple[
     return np.array(corners, np.float32), worst
 
 
+def _box(contour: NDArray[Any]) -> tuple[tuple[float, float], ...]:
+    x, y, w, h = cv2.boundingRect(contour)
+    return ((float(x), float(y)), (float(x + w), float(y)), (float(x + w), float(y + h)),
+            (float(x), float(y + h)))
+
+
+def judge(contour: NDArray[Any], shape: tuple[int, ...]) -> NDArray[Any] | str:
+    """The card's corners if the outline is one whole card, else the reason it is refused."""
+    x, y, w, h = cv2.boundingRect(contour)
+    if x <= 1 or y <= 1 or x + w >= shape[1] - 1 or y + h >= shape[0] - 1:
+        return "a card is cut by the edge of the picture"
+    area = cv2.contourArea(contour)
+    hull = cv2.convexHull(contour)
+    solidity = area / max(cv2.contourArea(hull), 1.0)
+    # the corners: the outline's points nearest the corners of its smallest enclosing
+    # rectangle (rounded card corners defeat a plain polygon approximation)
+    rect = cv2.boxPoints(cv2.minAreaRect(hull))
+    points = hull.reshape(-1, 2).astype(np.float32)
+    poly = np.array([points[np.argmin(np.linalg.norm(points - c, axis=1))] for c in rect])
+    quad, residual = refine_quad(contour.reshape(-1, 2).astype(np.float32),
+                                 order_corners(poly.astype(np.float32)))
+    fit = area / max(cv2.contourArea(quad), 1.0)
+    if solidity < 0.95 or residual > 0.006 or not 0.96 <= fit <= 1.02:
+        return "cards overlap or are fanned: spread them out"
+    quad = order_corners(quad)
+    sides = [float(np.linalg.norm(quad[(i + 1) % 4] - quad[i])) for i in range(4)]
+    ratio = (sides[1] + sides[3]) / max(sides[0] + sides[2], 1.0)
+    if not ASPECT[0] <= ratio <= ASPECT[1]:
+        return "not the shape of one card: are cards overlapping?"
+    return quad
+
+
+def _part(planes: _Planes, contour: NDArray[Any], min_area: float,
+          shape: tuple[int, ...]) -> list[NDArray[Any]]:
+    """Whole cards inside a refused outline, found with the stricter whiteness levels."""
+    x, y, w, h = cv2.boundingRect(contour)
+    x0, y0 = max(x - 8, 0), max(y - 8, 0)
+    x1, y1 = min(x + w + 8, shape[1]), min(y + h + 8, shape[0])
+    roi = (slice(y0, y1), slice(x0, x1))
+    blob: NDArray[Any] = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.drawContours(blob, [contour], -1, 255, -1, offset=(-x0, -y0))
+    blob = cv2.dilate(blob, np.ones((9, 9), np.uint8))
+    unlike = cv2.bitwise_and(planes.unlike[roi], blob)
+    found: list[NDArray[Any]] = []
+    for level in range(1, len(WHITE_LEVELS)):
+        white = cv2.bitwise_and(planes.white(level, roi), blob)
+        parts, _ = cv2.findContours(_outline_mask(white, unlike), cv2.RETR_EXTERNAL,
+                                    cv2.CHAIN_APPROX_NONE, offset=(x0, y0))
+        for part in parts:
+            if cv2.contourArea(part) < min_area:
+                continue
+            quad = judge(part, shape)
+            if isinstance(quad, str):
+                continue
+            centre, size = quad.mean(axis=0), float(np.sqrt(cv2.contourArea(quad)))
+            if all(np.linalg.norm(q.mean(axis=0) - centre) > 0.2 * size for q in found):
+                found.append(quad)
+    return found
+
+
+def _unexplained(contour: NDArray[Any], quads: list[NDArray[Any]]) -> bool:
+    """Whether an outline holds, besides these cards, something as big as a quarter card."""
+    x, y, w, h = cv2.boundingRect(contour)
+    blob: NDArray[Any] = np.zeros((h + 2, w + 2), np.uint8)
+    cv2.drawContours(blob, [contour], -1, 255, -1, offset=(1 - x, 1 - y))
+    cards: NDArray[Any] = np.zeros_like(blob)
+    for q in quads:
+        cv2.fillConvexPoly(cards, np.round(q - [x - 1, y - 1]).astype(np.int32), 255)
+    cards = cv2.dilate(cards, np.ones((7, 7), np.uint8))
+    rest = cv2.countNonZero(cv2.bitwise_and(blob, cv2.bitwise_not(cards)))
+    return rest > 0.25 * min(cv2.contourArea(q) for q in quads)
+
+
 def find_cards(image: NDArray[Any], min_area: float) -> tuple[
         list[NDArray[Any]], list[Refused]]:
-    contours, _ = cv2.findContours(card_mask(image), cv2.RETR_EXTERNAL,
+    planes = _Planes(image)
+    contours, _ = cv2.findContours(_outline_mask(planes.white(0), planes.unlike),
+                                   cv2.RETR_EXTERNAL,
                                    cv2.CHAIN_APPROX_NONE)  # every point: sides are fitted
     quads: list[NDArray[Any]] = []
     refused: list[Refused] = []
     for contour in contours:
-        area = cv2.contourArea(contour)
-        if area < min_area:
+        if cv2.contourArea(contour) < min_area:
             continue
-        x, y, w, h = cv2.boundingRect(contour)
-        box = ((float(x), float(y)), (float(x + w), float(y)), (float(x + w), float(y + h)),
-               (float(x), float(y + h)))
-        if x <= 1 or y <= 1 or x + w >= image.shape[1] - 1 or y + h >= image.shape[0] - 1:
-            refused.append(Refused(box, "a card is cut by the edge of the picture"))
+        verdict = judge(contour, image.shape)
+        if not isinstance(verdict, str):
+            quads.append(verdict)
             continue
-        hull = cv2.convexHull(contour)
-        solidity = area / max(cv2.contourArea(hull), 1.0)
-        # the corners: the outline's points nearest the corners of its smallest enclosing
-        # rectangle (rounded card corners defeat a plain polygon approximation)
-        rect = cv2.boxPoints(cv2.minAreaRect(hull))
-        points = hull.reshape(-1, 2).astype(np.float32)
-        poly = np.array([points[np.argmin(np.linalg.norm(points - c, axis=1))] for c in rect])
-        quad, residual = refine_quad(contour.reshape(-1, 2).astype(np.float32),
-                                     order_corners(poly.astype(np.float32)))
-        fit = area / max(cv2.contourArea(quad), 1.0)
-        if solidity < 0.95 or residual > 0.006 or not 0.96 <= fit <= 1.02:
-            refused.append(Refused(box, "cards overlap or are fanned: spread them out"))
-            continue
-        quad = order_corners(quad)
-        sides = [float(np.linalg.norm(quad[(i + 1) % 4] - quad[i])) for i in range(4)]
-        ratio = (sides[1] + sides[3]) / max(sides[0] + sides[2], 1.0)
-        if not ASPECT[0] <= ratio <= ASPECT[1]:
-            refused.append(Refused(box, "not the shape of one card: are cards overlapping?"))
-            continue
-        quads.append(quad)
+        # a refused outline may still hold whole cards that a pale table or glare joined
+        found = _part(planes, contour, min_area, image.shape)
+        quads += found
+        if not found or _unexplained(contour, found):
+            refused.append(Refused(_box(contour), verdict))
     return quads, refused
 
 

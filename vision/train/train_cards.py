@@ -4,7 +4,9 @@
 
 Training uses scenes with seeds 0..N-1 of vision/scenes.py and many more straightened faces
 rendered directly (fast); the held-out split is scenes with seeds from TEST_SEED on (never
-used for training). ``--report M`` scores M held-out scenes after training.
+used for training or for choosing anything); the validation split, on which the reader's
+choices are made, is scenes from VAL_SEED on. ``--report M`` scores M held-out scenes after
+training.
 """
 
 from __future__ import annotations
@@ -22,6 +24,9 @@ from vision.mlp import MLP
 from vision.scenes import CARD_H, CARD_W, Design, Scene, card_mask, make_scene, render_card
 
 TEST_SEED = 1_000_000
+# every choice of the reader (thresholds, levels) is made on scenes VAL_SEED..VAL_SEED+199;
+# the held-out scenes from TEST_SEED on are only measured
+VAL_SEED = 500_000
 
 
 def match(scene: Scene, centre: np.ndarray) -> int | None:
