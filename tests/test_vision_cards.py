@@ -123,3 +123,52 @@ def test_calibrated_deck_never_loses_a_card_the_model_read(reader: CardReader) -
         plain = {str(c.card) for c in reader.read(scene.image).cards} & truth
         known = {str(c.card) for c in calibrated.read(scene.image).cards} & truth
         assert plain <= known, seed
+
+
+def _table_with_card(kind: str, seed: int, centre: tuple[float, float] = (480.0, 270.0),
+                     glare: tuple[float, float] | None = None) -> tuple[np.ndarray, str]:
+    """A card on a table of the given kind at 960x540, with a bright glare spot (as the
+    scene generator draws it) centred at ``glare``."""
+    from companion.cards import Card
+    from vision.scenes import Design, _place, _quad, background, card_mask, render_card
+
+    rng = np.random.default_rng(seed)
+    canvas = background(kind, (960, 540), rng)
+    design = Design((238, 244, 250), (60, 60, 60), 12, 0, 1.0, 2, False)  # SIMPLEX, bordered
+    card = Card.parse("QH")
+    _place(canvas, render_card(card, design), card_mask(design),
+           _quad(centre[0], centre[1], 200.0, 0.3, 0.05, rng))
+    image = canvas.astype(np.float32)
+    if glare is not None:
+        yy, xx = np.mgrid[0:540, 0:960].astype(np.float32)
+        image += 90 * np.exp(-(((xx - glare[0]) / 70) ** 2 + ((yy - glare[1]) / 50) ** 2))[
+            ..., None]
+    return np.clip(image, 0, 255).astype(np.uint8), str(card)
+
+
+@pytest.mark.parametrize("kind", ["dark cloth", "light wood", "green felt"])
+def test_glare_joined_to_a_card_does_not_hide_it(reader: CardReader, kind: str) -> None:
+    import cv2
+
+    from vision.cards import card_mask, judge
+
+    image, card = _table_with_card(kind, 5, glare=(600.0, 300.0))
+    # the general whiteness rule joins the glare to the card: one outline, not a card
+    contours, _ = cv2.findContours(card_mask(image), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    inside = [c for c in contours if cv2.pointPolygonTest(c, (480.0, 270.0), False) >= 0]
+    assert len(inside) == 1 and isinstance(judge(inside[0], image.shape), str)
+    seen = reader.read(image)
+    assert [str(c.card) for c in seen.cards] == [card]
+    assert seen.refused == []  # the glare is not taken for more cards
+    centre = np.array(seen.cards[0].corners).mean(axis=0)
+    assert np.linalg.norm(centre - [480, 270]) < 5
+
+
+@pytest.mark.parametrize("kind", ["dark cloth", "light wood"])
+@pytest.mark.parametrize("glare", [False, True])
+def test_card_cut_by_the_edge_is_refused(reader: CardReader, kind: str, glare: bool) -> None:
+    image, _ = _table_with_card(kind, 6, centre=(930.0, 270.0),
+                                glare=(840.0, 300.0) if glare else None)
+    seen = reader.read(image)
+    assert seen.cards == []
+    assert any("edge of the picture" in r.reason for r in seen.refused)

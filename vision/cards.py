@@ -70,16 +70,18 @@ class SeenCards:
     refused: list[Refused] = field(default_factory=list)
 
 
-def _table_model(lab: NDArray[Any]) -> NDArray[Any]:
+def _table_model(lab: NDArray[Any]) -> tuple[NDArray[Any], float]:
     """A lookup table (256x1x3, float32) giving, per Lab channel value, its squared distance
-    from the table's colour (judged from the frame's edges) in units of the table's spread."""
+    from the table's colour (judged from the frame's edges) in units of the table's spread;
+    and the lightness above which a pixel is paler than the table."""
     rim = np.concatenate([lab[:8].reshape(-1, 3), lab[-8:].reshape(-1, 3),
                           lab[:, :8].reshape(-1, 3), lab[:, -8:].reshape(-1, 3)]).astype(
                               np.float32)
     table = np.median(rim, axis=0)
     spread = np.median(np.abs(rim - table), axis=0) * 1.48 + 3.0
     values = np.arange(256, dtype=np.float32)[:, None]
-    return (((values - table) / spread) ** 2).astype(np.float32).reshape(256, 1, 3)
+    lut = (((values - table) / spread) ** 2).astype(np.float32).reshape(256, 1, 3)
+    return lut, float(table[0] + 3 * spread[0])
 
 
 def _outline_mask(white: NDArray[Any], unlike: NDArray[Any]) -> NDArray[Any]:
@@ -112,8 +114,20 @@ class _Planes:
         hsv = cv2.cvtColor(cv2.GaussianBlur(image, (5, 5), 0), cv2.COLOR_BGR2HSV)
         self.sat, self.val = hsv[..., 1], hsv[..., 2]
         lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)
-        dist = cv2.transform(cv2.LUT(lab, _table_model(lab)), np.ones((1, 3), np.float32))
-        self.unlike = ((dist > 36.0) * 255).astype(np.uint8)
+        lut, self.pale = _table_model(lab)
+        self.light = lab[..., 0]
+        dist = cv2.transform(cv2.LUT(lab, lut), np.ones((1, 3), np.float32))
+        self.unlike = cv2.threshold(dist, 36.0, 255, cv2.THRESH_BINARY)[1].astype(np.uint8)
+
+    def paler(self, roi: tuple[slice, slice]) -> NDArray[Any]:
+        """Colourless pixels paler than the table (glare, a card, a pale table), or white."""
+        sat = self.sat[roi]
+        colourless = cv2.threshold(sat, WHITE_LEVELS[0][0] - 1, 255, cv2.THRESH_BINARY_INV)[1]
+        light = cv2.threshold(self.light[roi], min(self.pale, 254.0), 255,
+                              cv2.THRESH_BINARY)[1]
+        out: NDArray[Any] = cv2.bitwise_or(cv2.bitwise_and(colourless, light),
+                                           self.white(0, roi))
+        return out
 
     def white(self, level: int, roi: tuple[slice, slice] = (slice(None), slice(None))
               ) -> NDArray[Any]:
@@ -208,9 +222,18 @@ def judge(contour: NDArray[Any], shape: tuple[int, ...]) -> NDArray[Any] | str:
     return quad
 
 
+def _near_edge(quad: NDArray[Any], shape: tuple[int, ...], margin: float = 4.0) -> bool:
+    """Whether a corner lies within ``margin`` pixels of the picture's edge (a card found
+    by a stricter level so near the edge may be a cut card whose cut end is dim)."""
+    return bool((quad.min() < margin) or (quad[:, 0].max() > shape[1] - 1 - margin)
+                or (quad[:, 1].max() > shape[0] - 1 - margin))
+
+
 def _part(planes: _Planes, contour: NDArray[Any], min_area: float,
-          shape: tuple[int, ...]) -> list[NDArray[Any]]:
-    """Whole cards inside a refused outline, found with the stricter whiteness levels."""
+          shape: tuple[int, ...]) -> tuple[list[NDArray[Any]], bool]:
+    """Whole cards inside a refused outline, found with the stricter whiteness levels, and
+    whether the outline holds more than them (as white as they are at the level where the
+    first was found, and as big as a quarter card: the rest of a fan, say, but not glare)."""
     x, y, w, h = cv2.boundingRect(contour)
     x0, y0 = max(x - 8, 0), max(y - 8, 0)
     x1, y1 = min(x + w + 8, shape[1]), min(y + h + 8, shape[0])
@@ -219,34 +242,42 @@ def _part(planes: _Planes, contour: NDArray[Any], min_area: float,
     cv2.drawContours(blob, [contour], -1, 255, -1, offset=(-x0, -y0))
     blob = cv2.dilate(blob, np.ones((9, 9), np.uint8))
     unlike = cv2.bitwise_and(planes.unlike[roi], blob)
+    # the same without what is merely paler than the table (glare or a pale table that the
+    # first takes for ink next to a card)
+    darker = cv2.bitwise_and(unlike, cv2.bitwise_not(planes.paler(roi)))
     found: list[NDArray[Any]] = []
+    evidence: NDArray[Any] | None = None
     for level in range(1, len(WHITE_LEVELS)):
         white = cv2.bitwise_and(planes.white(level, roi), blob)
-        parts, _ = cv2.findContours(_outline_mask(white, unlike), cv2.RETR_EXTERNAL,
-                                    cv2.CHAIN_APPROX_NONE, offset=(x0, y0))
-        for part in parts:
-            if cv2.contourArea(part) < min_area:
-                continue
-            quad = judge(part, shape)
-            if isinstance(quad, str):
-                continue
-            centre, size = quad.mean(axis=0), float(np.sqrt(cv2.contourArea(quad)))
-            if all(np.linalg.norm(q.mean(axis=0) - centre) > 0.2 * size for q in found):
-                found.append(quad)
-    return found
-
-
-def _unexplained(contour: NDArray[Any], quads: list[NDArray[Any]]) -> bool:
-    """Whether an outline holds, besides these cards, something as big as a quarter card."""
-    x, y, w, h = cv2.boundingRect(contour)
-    blob: NDArray[Any] = np.zeros((h + 2, w + 2), np.uint8)
-    cv2.drawContours(blob, [contour], -1, 255, -1, offset=(1 - x, 1 - y))
-    cards: NDArray[Any] = np.zeros_like(blob)
-    for q in quads:
-        cv2.fillConvexPoly(cards, np.round(q - [x - 1, y - 1]).astype(np.int32), 255)
+        for ink in (unlike, darker):
+            mask = _outline_mask(white, ink)
+            parts, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE,
+                                        offset=(x0, y0))
+            for part in parts:
+                if cv2.contourArea(part) < min_area:
+                    continue
+                quad = judge(part, shape)
+                if isinstance(quad, str) or _near_edge(quad, shape):
+                    continue
+                if evidence is None:
+                    evidence = mask
+                # the same card found again: keep the larger outline (a stricter level can
+                # leave out a sliver of the card's edge)
+                centre, area = quad.mean(axis=0), cv2.contourArea(quad)
+                same = [i for i, q in enumerate(found)
+                        if np.linalg.norm(q.mean(axis=0) - centre) < 0.2 * np.sqrt(area)]
+                if not same:
+                    found.append(quad)
+                elif area > cv2.contourArea(found[same[0]]):
+                    found[same[0]] = quad
+    if evidence is None:
+        return found, True
+    cards: NDArray[Any] = np.zeros_like(evidence)
+    for q in found:
+        cv2.fillConvexPoly(cards, np.round(q - [x0, y0]).astype(np.int32), 255)
     cards = cv2.dilate(cards, np.ones((7, 7), np.uint8))
-    rest = cv2.countNonZero(cv2.bitwise_and(blob, cv2.bitwise_not(cards)))
-    return rest > 0.25 * min(cv2.contourArea(q) for q in quads)
+    rest = cv2.countNonZero(cv2.bitwise_and(evidence, cv2.bitwise_not(cards)))
+    return found, rest > 0.25 * min(cv2.contourArea(q) for q in found)
 
 
 def find_cards(image: NDArray[Any], min_area: float) -> tuple[
@@ -265,9 +296,9 @@ def find_cards(image: NDArray[Any], min_area: float) -> tuple[
             quads.append(verdict)
             continue
         # a refused outline may still hold whole cards that a pale table or glare joined
-        found = _part(planes, contour, min_area, image.shape)
+        found, more = _part(planes, contour, min_area, image.shape)
         quads += found
-        if not found or _unexplained(contour, found):
+        if more:
             refused.append(Refused(_box(contour), verdict))
     return quads, refused
 
@@ -299,6 +330,13 @@ def corner_features(face: NDArray[Any]) -> NDArray[Any]:
 
 
 TEMPLATES_FILE = "vision_cards.npz"
+
+
+def _agree(p: NDArray[Any], q: NDArray[Any]) -> NDArray[Any]:
+    """Per row, the normalised geometric mean of two probability vectors."""
+    g = np.sqrt(p * q)
+    out: NDArray[Any] = g / np.maximum(g.sum(axis=1, keepdims=True), 1e-12)
+    return out
 
 
 class CardReader:
@@ -375,8 +413,11 @@ class CardReader:
         if not faces:
             return out
         feats = np.stack([corner_features(f) for f in faces])
-        ranks = self.rank_net.probabilities(feats)
-        suits = self.suit_net.probabilities(feats)
+        # the other index corner (the same after a half turn) is read too: the geometric
+        # mean of both readings, so that a corner spoilt by glare or blur is outvoted
+        other = np.stack([corner_features(np.ascontiguousarray(f[::-1, ::-1])) for f in faces])
+        ranks = _agree(self.rank_net.probabilities(feats), self.rank_net.probabilities(other))
+        suits = _agree(self.suit_net.probabilities(feats), self.suit_net.probabilities(other))
         for quad, pr, ps, known in zip(quads, ranks, suits, self._by_template(feats),
                                        strict=True):
             rank = int(np.argmax(pr))

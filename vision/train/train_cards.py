@@ -56,7 +56,14 @@ def face_samples(count: int, rng: np.random.Generator) -> tuple[np.ndarray, np.n
         face = render_card(card, design, corner_only=True)
         face[card_mask(design) == 0] = rng.integers(20, 200, 3)
         jitter = dst + rng.normal(0, 2.5, dst.shape).astype(np.float32)
-        m = cv2.getPerspectiveTransform(src, jitter)
+        outline = src
+        if design.border is not None and rng.random() < 0.3:
+            # the reader may take the inside of a border line (the colour of the table) for
+            # the card's outline: the face is then seen zoomed in by the border's inset
+            inset = rng.uniform(5, 9)
+            outline = src + np.array([[inset, inset], [-inset, inset], [-inset, -inset],
+                                      [inset, -inset]], np.float32)
+        m = cv2.getPerspectiveTransform(outline, jitter)
         w, h = CORNER[2] + 8, CORNER[3] + 8  # only the corner (and a margin) is needed
         view = cv2.warpPerspective(face, m, (w, h), borderMode=cv2.BORDER_REPLICATE)
         low = rng.uniform(0.45, 0.9)  # the card was this many face pixels per scene pixel
