@@ -38,6 +38,7 @@ from vision.mlp import MLP
 MODEL_PATH = Path(__file__).resolve().parent / "models" / "cards.npz"
 FACE_W, FACE_H = 200, 280
 CORNER = (0, 0, 44, 96)  # x0, y0, x1, y1 of the index in the upright face
+SUIT_AREA = (0, 36, 44, 84)  # x0, y0, x1, y1 of the index's suit symbol, within CORNER
 WORK_WIDTH = 960
 ASPECT = (1.15, 1.85)  # long side / short side of a card seen at an angle
 
@@ -324,8 +325,13 @@ def corner_features(face: NDArray[Any]) -> NDArray[Any]:
     small = cv2.resize(ink, (16, 32), interpolation=cv2.INTER_AREA)
     red_small = cv2.resize(redness, (4, 8), interpolation=cv2.INTER_AREA)
     ink_u8 = np.clip(ink * 255, 0, 255).astype(np.uint8)
+    # the suit symbol under the rank, finer: a small club and a small spade differ in a few
+    # pixels
+    sx0, sy0, sx1, sy1 = SUIT_AREA
+    suit = cv2.resize(ink_u8[sy0:sy1, sx0:sx1], (24, 24), interpolation=cv2.INTER_AREA)
     parts = [small.ravel(), red_small.ravel(), hog(cv2.resize(ink_u8, (24, 48)), cell=8),
-             np.array([redness.mean(), (b - r).mean() / 128, (g - r).mean() / 128])]
+             np.array([redness.mean(), (b - r).mean() / 128, (g - r).mean() / 128]),
+             hog(suit, cell=6)]
     return np.concatenate(parts).astype(np.float32)
 
 
