@@ -172,3 +172,31 @@ def test_card_cut_by_the_edge_is_refused(reader: CardReader, kind: str, glare: b
     seen = reader.read(image)
     assert seen.cards == []
     assert any("edge of the picture" in r.reason for r in seen.refused)
+
+
+def _two_cards_on_each_other(kind: str, dx: float, dy: float, turn: float) -> np.ndarray:
+    """9D, with KS lying on it shifted by (dx, dy) pixels and turned by ``turn`` radians."""
+    from companion.cards import Card
+    from vision.scenes import Design, _place, _quad, background, card_mask, render_card
+
+    rng = np.random.default_rng(3)
+    canvas = background(kind, (960, 540), rng)
+    design = Design((238, 244, 250), None, 12, 0, 1.0, 2, False)
+    for card, (x, y, angle) in ((Card.parse("9D"), (480.0, 270.0, 0.3)),
+                                (Card.parse("KS"), (480.0 + dx, 270.0 + dy, 0.3 + turn))):
+        _place(canvas, render_card(card, design), card_mask(design),
+               _quad(x, y, 200.0, angle, 0.0, rng))
+    out: np.ndarray = canvas
+    return out
+
+
+@pytest.mark.parametrize("kind", ["dark cloth", "light wood", "green felt"])
+@pytest.mark.parametrize("shift", [(6, 3, 0.0), (10, 0, 0.0), (0, 12, 0.0), (8, 8, 0.02),
+                                   (14, 4, 0.0)])
+def test_cards_lying_almost_on_each_other_are_not_misreported(
+        reader: CardReader, kind: str, shift: tuple[float, float, float]) -> None:
+    # their joint outline is nearly a card's; the two index corners then show two cards
+    seen = reader.read(_two_cards_on_each_other(kind, *shift))
+    assert len(seen.cards) + len(seen.refused) == 1
+    for card in seen.cards:
+        assert str(card.card) == "KS" or card.confidence < 0.9, card

@@ -41,6 +41,7 @@ CORNER = (0, 0, 44, 96)  # x0, y0, x1, y1 of the index in the upright face
 SUIT_AREA = (0, 36, 44, 84)  # x0, y0, x1, y1 of the index's suit symbol, within CORNER
 WORK_WIDTH = 960
 ASPECT = (1.15, 1.85)  # long side / short side of a card seen at an angle
+OVERLAP = "cards overlap or are fanned: spread them out"
 
 
 @dataclass(frozen=True)
@@ -214,7 +215,7 @@ def judge(contour: NDArray[Any], shape: tuple[int, ...]) -> NDArray[Any] | str:
                                  order_corners(poly.astype(np.float32)))
     fit = area / max(cv2.contourArea(quad), 1.0)
     if solidity < 0.95 or residual > 0.006 or not 0.96 <= fit <= 1.02:
-        return "cards overlap or are fanned: spread them out"
+        return OVERLAP
     quad = order_corners(quad)
     sides = [float(np.linalg.norm(quad[(i + 1) % 4] - quad[i])) for i in range(4)]
     ratio = (sides[1] + sides[3]) / max(sides[0] + sides[2], 1.0)
@@ -422,10 +423,22 @@ class CardReader:
         # the other index corner (the same after a half turn) is read too: the geometric
         # mean of both readings, so that a corner spoilt by glare or blur is outvoted
         other = np.stack([corner_features(np.ascontiguousarray(f[::-1, ::-1])) for f in faces])
-        ranks = _agree(self.rank_net.probabilities(feats), self.rank_net.probabilities(other))
-        suits = _agree(self.suit_net.probabilities(feats), self.suit_net.probabilities(other))
-        for quad, pr, ps, known in zip(quads, ranks, suits, self._by_template(feats),
-                                       strict=True):
+        rank_a, rank_b = self.rank_net.probabilities(feats), self.rank_net.probabilities(other)
+        suit_a, suit_b = self.suit_net.probabilities(feats), self.suit_net.probabilities(other)
+        ranks, suits = _agree(rank_a, rank_b), _agree(suit_a, suit_b)
+        for k, (quad, pr, ps, known) in enumerate(zip(quads, ranks, suits,
+                                                      self._by_template(feats), strict=True)):
+            corners = tuple((float(x), float(y)) for x, y in quad)
+            first = (int(np.argmax(rank_a[k])), int(np.argmax(suit_a[k])))
+            second = (int(np.argmax(rank_b[k])), int(np.argmax(suit_b[k])))
+            sure = min(rank_a[k].max(), suit_a[k].max(), rank_b[k].max(), suit_b[k].max())
+            red = (SUITS[first[1]] in "HD", SUITS[second[1]] in "HD")
+            if sure >= 0.9 and (first[0] != second[0] or red[0] != red[1]):
+                # two different cards, each clearly read (a rank, or a suit's colour: a
+                # club and a spade can be confused), in the two index corners of one
+                # outline: two cards lying almost exactly on each other
+                out.refused.append(Refused(corners, OVERLAP))
+                continue
             rank = int(np.argmax(pr))
             suit = int(np.argmax(ps))
             card = Card.parse(RANKS[rank] + SUITS[suit])
@@ -435,6 +448,7 @@ class CardReader:
                 card, confidence = Card.parse(known[0]), min(0.85, 0.5 + known[1])
             elif known is not None:
                 confidence = max(confidence, 0.5 + known[1])
-            corners = tuple((float(x), float(y)) for x, y in quad)
+            if first != second:  # the corners disagree: ask
+                confidence = min(confidence, 0.5)
             out.cards.append(SeenCard(card, corners, min(confidence, 1.0)))
         return out
