@@ -86,13 +86,13 @@ def _table_model(lab: NDArray[Any]) -> tuple[NDArray[Any], float]:
     return lut, float(table[0] + 3 * spread[0])
 
 
-def _outline_mask(white: NDArray[Any], unlike: NDArray[Any]) -> NDArray[Any]:
+def _outline_mask(white: NDArray[Any], unlike: NDArray[Any], close: int = 5) -> NDArray[Any]:
     """White pixels plus, next to them, anything unlike the table (the ink of a border line or
     an index close to the card's edge must not bite into the outline); filled and cleaned."""
     near_white = cv2.dilate(white, np.ones((9, 9), np.uint8))
     mask = cv2.bitwise_or(white, cv2.bitwise_and(unlike, near_white))
     # bridge a thin border line that leaves a sliver of white outside it
-    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((close, close), np.uint8))
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     # fill each outline first (the ink of pips and indices leaves holes and notches), then cut
     # thin bridges such as glare on the table joining a card
@@ -252,7 +252,7 @@ def _part(planes: _Planes, contour: NDArray[Any], min_area: float,
     for level in range(1, len(WHITE_LEVELS)):
         white = cv2.bitwise_and(planes.white(level, roi), blob)
         for ink in (unlike, darker):
-            mask = _outline_mask(white, ink)
+            mask = _outline_mask(white, ink, 7)
             parts, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE,
                                         offset=(x0, y0))
             for part in parts:
