@@ -10,13 +10,21 @@ import pytest
 
 from vision.dice import MODEL_PATH, DiceReader, Die
 from vision.dice_eval import evaluate, match
-from vision.dice_photos import DATA_DIR, LabelledDie, Photo, load_photos, make_split, read_split
+from vision.dice_photos import (
+    DATA_DIR,
+    LabelledDie,
+    Photo,
+    imread,
+    load_photos,
+    make_split,
+    read_split,
+)
 from vision.pips import count_pips
 
 # Measured on the test split when the model was trained (docs/vision.md); the test guards
 # against regressions. The issue's target is 0.97 per die.
-TEST_PER_DIE_FLOOR = 0.87
-TEST_PER_PHOTO_FLOOR = 0.53
+TEST_PER_DIE_FLOOR = 0.91
+TEST_PER_PHOTO_FLOOR = 0.63
 
 
 @pytest.fixture(scope="module")
@@ -56,6 +64,22 @@ def test_accuracy_on_held_out_photos(reader: DiceReader) -> None:
     assert score.labelled == 240
     assert score.die_accuracy >= TEST_PER_DIE_FLOOR, score.summary()
     assert score.photo_accuracy >= TEST_PER_PHOTO_FLOOR, score.summary()
+
+
+def test_every_error_on_held_out_photos_is_asked_about(reader: DiceReader) -> None:
+    """Unsure, it says so: a wrong value or a die that is not there never comes with a
+    confidence of 0.9 or more (the session confirms anything below)."""
+    told = []
+    for photo in [p for p in load_photos() if read_split()[p.name] == "test"]:
+        dice = reader.read(imread(photo.path))
+        for die in dice:
+            if die.confidence < 0.9:
+                continue
+            near = sorted((float(np.hypot(die.x - label.centre[0], die.y - label.centre[1])),
+                           label.value) for label in photo.dice)
+            if not near or near[0][0] > 0.5 * die.size or near[0][1] != die.value:
+                told.append((photo.name, die))
+    assert told == []
 
 
 def test_scoring_counts_missed_and_spurious_dice_as_errors() -> None:

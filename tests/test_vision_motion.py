@@ -123,3 +123,19 @@ def test_flicker_is_asked_about_and_chaos_is_not_a_throw() -> None:
     seen = _run(RestDetector(lambda f: next(chaos), stable=3, settle=1, give_up=20),
                 [frame] * 40)
     assert [type(obs) for _, obs in seen] == [DeviceError]
+
+
+def test_after_a_complaint_the_same_resting_dice_are_not_reported() -> None:
+    """'Roll again or type the values': a later, better reading of the same resting dice
+    would be a second report of one throw. A new roll is read again."""
+    still = np.full((100, 100, 3), 128, np.uint8)
+    moved = np.full((100, 100, 3), 30, np.uint8)
+    table = [Die(3, 50, 50, 20, 0.2)]  # what the reader sees now
+    detector = RestDetector(lambda f: table, stable=3, settle=1)
+    seen = _run(detector, [still] * 5)
+    assert [type(obs) for _, obs in seen] == [DeviceError]
+    table[0] = Die(3, 50, 50, 20, 0.8)  # the same dice, read better a moment later
+    assert _run(detector, [still] * 6) == []
+    table[0] = Die(4, 50, 50, 20, 0.95)
+    seen = _run(detector, [moved] + [still] * 4)  # rolled again
+    assert [obs.values for _, obs in seen if isinstance(obs, DiceSeen)] == [(4,)]

@@ -4,18 +4,19 @@
     dice = reader.read(cv2.imread("table.jpg"))   # [Die(value=5, x=.., y=.., ...), ...]
 
 1. Candidates (vision/dice_features.py): colour distance from a smooth background, centre-
-   surround peaks at several die sizes, plus four offset points around each peak so that two
-   touching dice each get a candidate near their centre.
+   surround peaks at several die sizes (on a half-size copy if the model was trained so).
 2. Each candidate crop is turned square to the die and goes through a small CNN
-   (vision/cnn.py, weights in vision/models/dice.npz): "none" or a face value 1..6.
-   Overlapping acceptances are merged (the most likely die wins); a die whose value is
+   (vision/cnn.py, weights in vision/models/dice.npz): "none" or a face value 1..6. Around
+   a large peak four offset points are read too: two touching dice make one blob whose peak
+   lies between them.
+3. Overlapping acceptances are merged (the most likely die wins); a die whose value is
    unsure is read again in its eight turned and mirrored views and the votes averaged.
-3. The pip counter (vision/pips.py) counts blobs on the crop; its count k updates the
+4. The pip counter (vision/pips.py) counts blobs on the crop; its count k updates the
    classifier's probabilities by P(k | value) ** w, the table measured on the training
-   photos and the weight w chosen on the validation photos.
+   photos and the weight w chosen on the validation photos (0: not used).
 
 Confidence is P(die) * P(value | die). The learned model is reproduced by
-``python -m vision.train.train_dice``.
+``python -m vision.train.train_dice`` (training needs PyTorch; reading needs only numpy).
 """
 
 from __future__ import annotations
@@ -29,12 +30,19 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.cnn import ConvNet
-from vision.dice_features import WORK_SIZE, background_distance, candidates, crop, net_input
+from vision.dice_features import (
+    SCALES,
+    WORK_SIZE,
+    background_distance,
+    candidates,
+    crop,
+    net_input,
+)
 from vision.pips import count_pips
 
 MODEL_PATH = Path(__file__).resolve().parent / "models" / "dice.npz"
 OFFSET = 0.4  # extra candidates this many die sizes from each peak
-CANDIDATE_STEP = 1  # 2: candidates on a half-size copy, faster but -1.1 points on val
+PEAK_WINDOW = {1: 7, 2: 3}  # local-maximum window per candidate step (pixels of that copy)
 OFFSET_MIN_SIZE = 33  # ... of at least this size (working pixels) when reading
 DIE_SIDE = 32.0  # median Die.size (working pixels) on the photos the model learned from
 MERGE = 1.05  # accepted dice closer than this many sizes are one die
@@ -60,21 +68,24 @@ class Die:
                 "confidence": round(self.confidence, 3)}
 
 
-def candidate_points(dist: NDArray[Any], lean: bool = True) -> list[tuple[float, float, float]]:
-    """Candidate centres and sizes. ``lean`` (reading): a higher bar (up to 200 peaks; tray
-    photos in the train split have up to 140), and offset points only
-    around large peaks, where touching dice merge (a third of the points, 0.2% less recall
-    on the train/val photos); training uses every peak's offsets for more hard negatives."""
-    points = []
-    found = candidates(dist, threshold=10.0, limit=200, step=CANDIDATE_STEP) if lean else \
-        candidates(dist)
-    for c in found:
-        points.append((c.x, c.y, c.size))
-        if lean and c.size < OFFSET_MIN_SIZE:
-            continue
-        for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
-            points.append((c.x + dx * OFFSET * c.size, c.y + dy * OFFSET * c.size, c.size))
-    return points
+def find_peaks(work: NDArray[Any], step: int = 1, threshold: float = 10.0,
+               limit: int = 200) -> list[tuple[float, float, float]]:
+    """Candidate centres and sizes in working pixels (no offset points). ``step`` 2 finds them
+    on a half-size copy (background, response and peaks all cost a quarter). Reading uses a
+    higher bar than training, which wants more hard negatives; up to 200 peaks (tray photos
+    in the train split have up to 140)."""
+    if step > 1:
+        h, w = work.shape[:2]
+        work = cv2.resize(work, (w // step, h // step), interpolation=cv2.INTER_AREA)
+    dist = background_distance(cv2.cvtColor(work, cv2.COLOR_BGR2LAB))
+    found = candidates(dist, threshold=threshold, limit=limit, peak=PEAK_WINDOW[step],
+                       scales=tuple(max(3, round(s / step)) for s in SCALES))
+    return [((c.x + 0.5) * step - 0.5, (c.y + 0.5) * step - 0.5, c.size * step) for c in found]
+
+
+def offsets(x: float, y: float, size: float) -> list[tuple[float, float, float]]:
+    return [(x + dx * OFFSET * size, y + dy * OFFSET * size, size)
+            for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))]
 
 
 class DiceReader:
@@ -86,6 +97,7 @@ class DiceReader:
         self.pip_weight = 1.0  # exponent on P(count | value): how far to trust the counter
         self.recheck = 0.97  # P(value | die) under this: read the eight views
         self.work_size = work_size
+        self.candidate_step = 1  # 2: candidates found on a half-size copy
         # optional tray area (x0, y0, x1, y1) in input pixels; dice outside are ignored
         self.area: tuple[float, float, float, float] | None = None
         # input-to-working scale; None: fit the longer side to work_size. Calibration sets it
@@ -104,7 +116,12 @@ class DiceReader:
         net, extra = ConvNet.load(path)
         reader = cls(net, extra["pip_confusion"].astype(np.float32), float(extra["accept"]))
         reader.pip_weight = float(extra.get("pip_weight", 1.0))
+        reader.candidate_step = int(extra.get("candidate_step", 1))  # what it was trained on
+
         return reader
+
+    def peaks(self, work: NDArray[Any]) -> list[tuple[float, float, float]]:
+        return find_peaks(work, self.candidate_step)
 
     def read(self, image: NDArray[Any]) -> list[Die]:
         if image is None or image.ndim != 3 or image.shape[2] != 3 or min(image.shape[:2]) < 32:
@@ -117,8 +134,11 @@ class DiceReader:
                               interpolation=cv2.INTER_AREA)
         else:
             factor = 1.0
-        lab = cv2.cvtColor(work, cv2.COLOR_BGR2LAB)
-        points = candidate_points(background_distance(lab))
+        # offset points around large peaks: two touching dice make one blob whose peak lies
+        # between them, where the crop looks like no die
+        points = []
+        for x, y, s in self.peaks(work):
+            points += [(x, y, s), *offsets(x, y, s)] if s >= OFFSET_MIN_SIZE else [(x, y, s)]
         if self.area is not None:
             x0, y0, x1, y1 = (v * factor for v in self.area)
             points = [p for p in points if x0 <= p[0] <= x1 and y0 <= p[1] <= y1]
@@ -158,7 +178,7 @@ class DiceReader:
             present = float(1 - votes[k, 0])
             values = votes[k, 1:] / max(present, 1e-6)
             pips = -1
-            if self.pips is not None:
+            if self.pips is not None and self.pip_weight > 0:  # weight 0: the count is moot
                 pips = count_pips(crop(work, x, y, s, side=64))
                 values = values * self.pips[1:, min(pips, 9)] ** self.pip_weight
                 values = values / values.sum()

@@ -23,7 +23,7 @@ FloatImage = NDArray[Any]
 WORK_SIZE = 640  # the reader works on images whose longer side is this (dice ~25-55 px)
 SCALES = (22, 27, 33, 40, 48, 58)  # candidate die sizes in working pixels
 CROP = 48  # classifier crop side (pixels)
-CROP_FACTOR = 1.8  # crop side / die size
+CROP_FACTOR = 1.5  # crop side / candidate size (1.8 before: more of the crop is die now)
 
 
 @dataclass(frozen=True)
@@ -114,8 +114,12 @@ def hog(channel: NDArray[Any] | FloatImage, cell: int = 8, bins: int = 9) -> Flo
 
 
 def _standardise(channel: FloatImage) -> FloatImage:
-    out: FloatImage = (channel - channel.mean()) / (channel.std() + 4.0)
+    mean, std = cv2.meanStdDev(channel)  # one pass, in C (the reader does this per crop)
+    out: FloatImage = (channel - float(mean[0, 0])) / (float(std[0, 0]) + 4.0)
     return out
+
+
+_LAB_WEIGHTS = np.array([1.0, 2.0, 2.0], np.float32)  # chroma counts twice
 
 
 _YY, _XX = np.indices((CROP, CROP)) - (CROP - 1) / 2
@@ -143,17 +147,21 @@ def align(patch_bgr: NDArray[Any]) -> NDArray[Any]:
     return out
 
 
-NET_SIDE = 32
+NET_SIDE = 40  # 32 before: small dice keep their pips (val, 8 views: 96.8% -> 98.4%)
 
 
 def net_input(patch_bgr: NDArray[Any]) -> FloatImage:
-    """The convolutional classifier's input: the die turned square, 32x32, two channels
+    """The convolutional classifier's input: the die turned square, 40x40, two channels
     (grey level, colour distance from the face), each standardised."""
     patch = cv2.resize(align(patch_bgr), (NET_SIDE, NET_SIDE), interpolation=cv2.INTER_AREA)
     grey = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY).astype(np.float32)
     lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float32)
     q = NET_SIDE // 4
     face = np.median(lab[q : NET_SIDE - q, q : NET_SIDE - q].reshape(-1, 3), axis=0)
-    contrast = np.sqrt(((lab - face) ** 2 * (1.0, 2.0, 2.0)).sum(axis=2))
-    out: FloatImage = np.stack([_standardise(grey), _standardise(contrast)], axis=-1)
+    diff = lab - face.astype(np.float32)
+    contrast = np.sqrt((diff * diff) @ _LAB_WEIGHTS)
+    out: FloatImage = np.empty((NET_SIDE, NET_SIDE, 2), np.float32)
+    out[..., 0] = _standardise(grey)
+    out[..., 1] = _standardise(contrast)
     return out
+

@@ -124,6 +124,7 @@ class RestDetector:
         if agree < self.stable:
             if self._still == self.settle + self.give_up and not self._complained:
                 self._complained = True
+                self._moved = False  # the person types the values now, or rolls again
                 return [DeviceError(source=self.source, reason="I cannot read the dice "
                                     "steadily. Type the values, please.")]
             return []
@@ -134,6 +135,9 @@ class RestDetector:
             if self._complained:
                 return []
             self._complained = True
+            # asked to roll again or type: a later reading of these same resting dice would
+            # be a second report of one throw
+            self._moved = False
             return [DeviceError(source=self.source, confidence=1.0,
                                 reason=f"I cannot read {len(unsure)} of the dice; is one "
                                 "cocked? Roll again or type the values.",

@@ -16,10 +16,12 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.dice_features import CROP_FACTOR
+
 
 def count_pips(patch_bgr: NDArray[Any]) -> int:
     side = patch_bgr.shape[0]
-    die = side / 1.8 * 1.2  # expected die side in pixels (crop factor, size ratio)
+    die = side / CROP_FACTOR * 1.2  # expected die side in pixels (size ratio 1.2)
     yy, xx = np.indices((side, side)) - (side - 1) / 2
     radius = np.hypot(xx, yy)
     disc = radius < 0.55 * die  # holds every pip at any turn of the die
