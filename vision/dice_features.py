@@ -59,10 +59,11 @@ def candidates(dist: FloatImage, threshold: float = 6.0, limit: int = 120, peak:
         k = max(3, round(s / step))
         inner = cv2.boxFilter(dist, -1, (k, k))
         outer = cv2.boxFilter(dist, -1, (2 * k, 2 * k), borderType=cv2.BORDER_REFLECT)
-        response = inner - (4 * outer - inner) / 3
-        better = response > best
-        best[better] = response[better]
-        best_scale[better] = s
+        # the mean of the ring around the box, subtracted from the box: 4/3 (inner - outer)
+        response = cv2.subtract(inner, outer)
+        response *= 4 / 3
+        np.copyto(best_scale, s, where=response > best)
+        np.maximum(best, response, out=best)
     peaks = (best == cv2.dilate(best, np.ones((peak, peak), np.uint8))) & (best > threshold)
     ys, xs = np.nonzero(peaks)
     order = np.argsort(-best[ys, xs])[:limit]
