@@ -11,9 +11,10 @@ from vision.scenes import make_scene
 from vision.source import CardWatcher
 from vision.train.train_cards import TEST_SEED, match, score
 
-# Measured on these held-out scenes when the model was trained (see docs/vision.md); the
-# issue's target is 0.995 per card.
-HELD_OUT_FLOOR = 0.85
+# A floor against regressions, not a figure to tune on: the reader's choices are made on the
+# validation scenes (VAL_SEED); on these 40 held-out scenes it read 92 of 92 cards, on 200
+# held-out scenes 451 of 455 (see docs/vision.md). The target is 0.995 per card.
+HELD_OUT_FLOOR = 0.97
 
 
 @pytest.fixture(scope="module")
