@@ -28,6 +28,10 @@ from vision.train.torch_fit import fit
 
 POSITIVE_RADIUS = 0.25  # candidate within this fraction of the die's size: a sample of it
 NEGATIVE_RADIUS = 0.35  # farther than this from every die: a "none" sample (off-centre)
+# A candidate this many times too large for the die at its centre is a blob of several dice
+# (its crop shows the neighbours at a wrong scale): trained as "none", so that the reader
+# takes the candidate of the die's own size (too large ones merged neighbours away).
+OVERSIZE = 1.6
 POS_AUGMENT = 24
 NEG_AUGMENT = 1
 EPOCHS = 6
@@ -54,9 +58,10 @@ def crops(photos: list[Photo], rng: np.random.Generator,
         for x, y, size in points:
             dist = np.hypot(centres[:, 0] - x, centres[:, 1] - y) / sizes
             nearest = int(np.argmin(dist))
-            if dist[nearest] < POSITIVE_RADIUS:
+            scale = size / (sizes[nearest] / 1.5)  # 1: the crop shows the die at its size
+            if dist[nearest] < POSITIVE_RADIUS and scale <= OVERSIZE:
                 jobs.append((x, y, size, photo.dice[nearest].value, POS_AUGMENT))
-            elif dist[nearest] > NEGATIVE_RADIUS:
+            elif dist[nearest] > NEGATIVE_RADIUS or scale > OVERSIZE:
                 jobs.append((x, y, size, 0, NEG_AUGMENT))
         for die in photo.dice:  # the labelled centres too, at the usual size ratio
             jobs.append((*die.centre, die.size / 1.5, die.value, POS_AUGMENT))
