@@ -60,7 +60,7 @@ def candidates(dist: FloatImage, threshold: float = 6.0, limit: int = 120, peak:
         inner = cv2.boxFilter(dist, -1, (k, k))
         outer = cv2.boxFilter(dist, -1, (2 * k, 2 * k), borderType=cv2.BORDER_REFLECT)
         # the mean of the ring around the box, subtracted from the box: 4/3 (inner - outer)
-        response = cv2.subtract(inner, outer)
+        response: FloatImage = np.subtract(inner, outer)
         response *= 4 / 3
         np.copyto(best_scale, s, where=response > best)
         np.maximum(best, response, out=best)
