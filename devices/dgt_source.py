@@ -16,16 +16,14 @@ first initial position the board shows.
 
 from __future__ import annotations
 
-import contextlib
 import logging
-import threading
 import time
 from collections.abc import Callable
 from typing import Any
 
 import serial
 
-from companion.observations import BoardSeen, DeviceHello, DeviceStatus, Observation
+from companion.observations import BoardSeen, DeviceHello
 from devices.dgt import (
     START_PIECES,
     START_PIECES_ROTATED,
@@ -36,13 +34,12 @@ from devices.dgt import (
     MessageId,
     encode_command,
 )
+from devices.reconnect import RETRY_SECONDS, Emit, ReconnectingSource
 
 log = logging.getLogger("companion.devices.dgt")
 
-Emit = Callable[[Observation], None]
 BAUDRATE = 9600
 SETTLE_SECONDS = 0.3  # a DGT board scans all squares in 200-250 ms
-RETRY_SECONDS = 0.5
 
 STARTUP = (
     Command.SEND_RESET,
@@ -90,7 +87,7 @@ class Settler:
         self._released = None
 
 
-class DgtSource:
+class DgtSource(ReconnectingSource):
     def __init__(
         self,
         url: str,
@@ -102,37 +99,15 @@ class DgtSource:
         retry_seconds: float = RETRY_SECONDS,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        self.url = url
+        super().__init__(url, f"dgt:{url}", opener, retry_seconds)
         self.role = role
-        self.name = f"dgt:{url}"
         self.rotated = rotated
         self._fixed_orientation = rotated is not None
-        self._open = opener
-        self._retry = retry_seconds
         self._clock = clock
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
-        self.connected = threading.Event()  # set while the port is open (tests)
-        self.port: Any = None
         self.decoder = Decoder()
         self.image = BoardImage()
         self.settler = Settler(settle)
         self.version = ""
-
-    # --- Source API -----------------------------------------------------------------
-
-    def start(self, emit: Emit) -> None:
-        self._thread = threading.Thread(target=self._run, args=(emit,), name=self.name, daemon=True)
-        self._thread.start()
-
-    def close(self) -> None:
-        self._stop.set()
-        port = self.port
-        if port is not None:
-            with contextlib.suppress(Exception):
-                port.cancel_read()
-        if self._thread is not None:
-            self._thread.join(timeout=2)
 
     # --- the reader thread ------------------------------------------------------------
 
@@ -153,53 +128,18 @@ class DgtSource:
         self.connected.set()
         return port
 
-    def _run(self, emit: Emit) -> None:
-        lost = warned = False
-        while not self._stop.is_set():
-            try:
-                port = self._connect()
-            except (serial.SerialException, OSError, ValueError) as err:
-                if not warned and not lost:  # said once; "unplugged" was already said
-                    emit(
-                        DeviceStatus(
-                            source=self.name,
-                            state="disconnected",
-                            detail=f"Cannot open the chess board on {self.url}: {err}."
-                            " I will keep trying.",
-                        )
-                    )
-                    warned = True
-                self._stop.wait(self._retry)
-                continue
-            if lost or warned:
-                emit(
-                    DeviceStatus(
-                        source=self.name, state="reconnected", detail="The chess board is back."
-                    )
-                )
-            lost = warned = False
-            try:
-                self._read(port, emit)
-            except (serial.SerialException, OSError, TypeError) as err:
-                if self._stop.is_set():
-                    break
-                log.warning("%s lost: %s", self.name, err)
-                emit(
-                    DeviceStatus(
-                        source=self.name,
-                        state="disconnected",
-                        detail="The chess board is unplugged. Plug it back in; I am waiting.",
-                    )
-                )
-                lost = True
-            finally:
-                self.connected.clear()
-                self.decoder.reset()
-                self.settler.forget()
-                with contextlib.suppress(Exception):
-                    port.close()
-                self.port = None
-            self._stop.wait(self._retry if lost else 0)
+    def _forget(self) -> None:
+        self.decoder.reset()
+        self.settler.forget()
+
+    def _cannot_open(self, err: Exception) -> str:
+        return f"Cannot open the chess board on {self.url}: {err}. I will keep trying."
+
+    def _back(self) -> str:
+        return "The chess board is back."
+
+    def _unplugged(self) -> str:
+        return "The chess board is unplugged. Plug it back in; I am waiting."
 
     def _read(self, port: Any, emit: Emit) -> None:
         while not self._stop.is_set():
