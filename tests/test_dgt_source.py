@@ -177,3 +177,24 @@ def test_close_ends_the_reader_thread() -> None:
     assert source.connected.wait(5)
     source.close()
     assert not any(t.name == "dgt:x" and t.is_alive() for t in threading.enumerate())
+
+
+def test_a_reader_bug_is_said_and_the_board_read_again() -> None:
+    """Not only an unplugged port: any failure in reading says so and reconnects, so the
+    reader thread never dies silently (the loop in devices/reconnect.py)."""
+    chunks: queue.Queue[bytes | Exception] = queue.Queue()
+    chunks.put(RuntimeError("a decoder bug"))
+    source = DgtSource("x", opener=lambda url, **kw: FakePort(chunks), retry_seconds=0.0,
+                       clock=Clock())
+    inbox: queue.Queue[Observation] = queue.Queue()
+    source.start(inbox.put)
+    try:
+        lost = wait_for(inbox, DeviceStatus)
+        assert lost.state == "disconnected"  # type: ignore[attr-defined]
+        back = wait_for(inbox, DeviceStatus)
+        assert back.state == "reconnected"  # type: ignore[attr-defined]
+        chunks.put(Message.board_dump(A).encode())
+        seen = wait_for(inbox, BoardSeen)
+        assert dict(seen.squares)["e1"] == "K"  # type: ignore[attr-defined]
+    finally:
+        source.close()
