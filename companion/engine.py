@@ -10,10 +10,11 @@ a card draw) are actions that come from outside, applied when ``current_player()
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -429,12 +430,20 @@ class State(ABC):
     def legal_actions(self) -> list[Action]:
         """Every legal player action now (outcomes with free parameters, e.g. bids, excepted)."""
 
-    @abstractmethod
+    # Action type -> the method that validates and applies it. A game fills this table (after
+    # its class, as ``MyState.handlers = {...}``) or writes ``apply`` itself.
+    handlers: ClassVar[Mapping[type[Action], Callable[[Any, Any], list[Event]]]] = {}
+
     def apply(self, action: Action) -> list[Event]:
         """Validate and apply. Raises IllegalAction and changes nothing if illegal."""
+        handler = self.handlers.get(type(action))
+        if handler is None:
+            raise IllegalAction(f"{action} means nothing in {self.game.spec.title}")
+        return handler(self, action)
 
-    @abstractmethod
-    def clone(self) -> State: ...
+    def clone(self) -> State:
+        """An independent copy. Override where a faster copy matters (search, simulation)."""
+        return copy.deepcopy(self)
 
     @abstractmethod
     def to_json(self) -> dict[str, Any]:

@@ -282,15 +282,6 @@ class CrazyEightsState(State):
             return not self.can_draw() and (not self.read or not can_play)
         return not self.can_draw() and (not self.read or not can_play)
 
-    def apply(self, action: Action) -> list[Event]:
-        handler = _HANDLERS.get(type(action))
-        if handler is None:
-            raise IllegalAction(f"{action} means nothing in Crazy Eights")
-        return handler(self, action)
-
-    def clone(self) -> CrazyEightsState:
-        return copy.deepcopy(self)
-
     def winners(self) -> tuple[int, ...]:
         return self.winners_
 
@@ -573,7 +564,7 @@ class CrazyEightsState(State):
         }
 
 
-_HANDLERS: dict[type[Action], Any] = {
+CrazyEightsState.handlers = {
     Draw: CrazyEightsState._draw,
     Play: CrazyEightsState._play,
     DrawCard: CrazyEightsState._draw_card,

@@ -12,7 +12,6 @@ How the companion learns tiles (docs/games/dominoes.md):
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -274,15 +273,6 @@ class DominoState(State):
         if self.variant.scoring != BERGEN:
             examples.append(Pips(p, total(hand)))
         return examples
-
-    def apply(self, action: Action) -> list[Event]:
-        handler = _HANDLERS.get(type(action))
-        if handler is None:
-            raise IllegalAction(f"{action} means nothing in dominoes")
-        return handler(self, action)
-
-    def clone(self) -> DominoState:
-        return copy.deepcopy(self)
 
     def winners(self) -> tuple[int, ...]:
         return () if self.winner is None else (self.winner,)
@@ -746,7 +736,7 @@ class DominoState(State):
         }
 
 
-_HANDLERS: dict[type[Action], Any] = {
+DominoState.handlers = {
     Draw: DominoState._draw,
     Play: DominoState._play,
     Pick: DominoState._pick,

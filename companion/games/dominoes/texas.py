@@ -9,7 +9,6 @@ follow that suit shows a renege, which is pointed out (refused at once with tile
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -332,15 +331,6 @@ class TexasState(State):
             candidates = following or candidates
         return [Play(p, t) for t in candidates]
 
-    def apply(self, action: Action) -> list[Event]:
-        handler = _HANDLERS.get(type(action))
-        if handler is None:
-            raise IllegalAction(f"{action} means nothing in Texas 42")
-        return handler(self, action)
-
-    def clone(self) -> TexasState:
-        return copy.deepcopy(self)
-
     def winners(self) -> tuple[int, ...]:
         side = self.winner_side
         return () if side is None else (side, side + 2)
@@ -551,7 +541,7 @@ class TexasState(State):
         }
 
 
-_HANDLERS: dict[type[Action], Any] = {
+TexasState.handlers = {
     Draw: TexasState._draw,
     Bid: TexasState._bid,
     NameTrump: TexasState._name_trump,

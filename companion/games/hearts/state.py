@@ -346,15 +346,6 @@ class HeartsState(State):
         choices = rules.legal_from(plausible, ctx) or unseen
         return [Play(p, c) for c in choices]
 
-    def apply(self, action: Action) -> list[Event]:
-        handler = _HANDLERS.get(type(action))
-        if handler is None:
-            raise IllegalAction(f"{action} means nothing in Hearts")
-        return handler(self, action)
-
-    def clone(self) -> HeartsState:
-        return copy.deepcopy(self)
-
     def winners(self) -> tuple[int, ...]:
         return self.winners_
 
@@ -710,7 +701,7 @@ def rules_number(k: int) -> str:
     return {2: "two", 3: "three"}.get(k, str(k))
 
 
-_HANDLERS: dict[type[Action], Any] = {
+HeartsState.handlers = {
     Draw: HeartsState._draw,
     Pass: HeartsState._pass,
     Play: HeartsState._play,

@@ -251,15 +251,6 @@ class RummyState(State):
             return False
         return self.remaining(p) - len(cards) == 1
 
-    def apply(self, action: Action) -> list[Event]:
-        handler = _HANDLERS.get(type(action))
-        if handler is None:
-            raise IllegalAction(f"{action} means nothing in Rummy")
-        return handler(self, action)
-
-    def clone(self) -> RummyState:
-        return copy.deepcopy(self)
-
     def winners(self) -> tuple[int, ...]:
         return self.winners_
 
@@ -556,7 +547,7 @@ class RummyState(State):
 _STUCK = ("That would leave only the card taken from the discard pile, which may not be"
           " discarded this turn")
 
-_HANDLERS: dict[type[Action], Any] = {
+RummyState.handlers = {
     Draw: RummyState._draw,
     TakeStock: RummyState._take_stock,
     TakeDiscard: RummyState._take_discard,
