@@ -3,7 +3,8 @@
     companion bench vision [--frames N] [--json]
 
 - dice: held-out photos of the test split set into 1280x720 frames (padded with the table's
-  median colour), read at the scale a calibration for those dice would choose;
+  median colour), read at the scale and tray area a calibration for those dice would choose
+  (the photo is the tray);
 - cards: a generated 1280x720 card scene (three cards);
 - motion: the rest detector's per-frame cost while dice move (the reader does not run then).
 OpenCV is held to one thread (cv2.setNumThreads(1)); numpy's BLAS may still use more unless
@@ -36,7 +37,7 @@ def _fps(step: Callable[[np.ndarray], object], frames: list[np.ndarray]) -> floa
     return len(frames) / (time.perf_counter() - start)
 
 
-def dice_frames(count: int) -> tuple[list[np.ndarray], float]:
+def dice_frames(count: int) -> tuple[list[np.ndarray], float, tuple[float, float, float, float]]:
     from vision.dice_photos import imread, photos_in
 
     photos = photos_in("test")[:count]
@@ -50,7 +51,8 @@ def dice_frames(count: int) -> tuple[list[np.ndarray], float]:
         frames.append(cv2.copyMakeBorder(img, 0, 0, pad, W - img.shape[1] - pad,
                                          cv2.BORDER_CONSTANT, value=table))
     sizes = [d.size for p in photos for d in p.dice]
-    return frames, float(np.median(sizes)) * scale / 1.25  # labelled box -> die side
+    area = (float(pad), 0.0, float(pad + img.shape[1] - 1), float(H - 1))  # the photo: the tray
+    return frames, float(np.median(sizes)) * scale / 1.25, area  # labelled box -> die side
 
 
 def main(argv: list[str]) -> int:
@@ -65,9 +67,10 @@ def main(argv: list[str]) -> int:
     from vision.scenes import make_scene
 
     results: dict[str, float] = {}
-    frames, die_side = dice_frames(args.frames)
+    frames, die_side, area = dice_frames(args.frames)
     reader = DiceReader.load()
     reader.calibrate(die_side)
+    reader.area = area  # as `companion calibrate dice` stores them
     results["dice_fps"] = _fps(reader.read, frames)
     card_frames = [make_scene(np.random.default_rng(500 + i), size=(W, H), count=3).image
                    for i in range(args.frames)]

@@ -34,36 +34,57 @@ class Candidate:
     response: float
 
 
+_DIST_WEIGHTS = np.array([[1.0, 2.0, 2.0]], np.float32)  # L, a, b: chroma counts twice
+
+
 def background_distance(lab: NDArray[Any]) -> FloatImage:
     """Per-pixel colour distance from a median-filtered background (dice are small)."""
     h, w = lab.shape[:2]
     small = cv2.resize(lab, (max(w // 8, 8), max(h // 8, 8)), interpolation=cv2.INTER_AREA)
     bg = cv2.medianBlur(small, 9)
     bg = cv2.resize(bg, (w, h), interpolation=cv2.INTER_LINEAR)
-    d = lab.astype(np.float32) - bg.astype(np.float32)
-    dist: FloatImage = np.sqrt(d[..., 0] ** 2 + 2 * d[..., 1] ** 2 + 2 * d[..., 2] ** 2)
+    # in OpenCV calls: the same figures as numpy, in a third of the time
+    d = cv2.subtract(lab, bg, dtype=cv2.CV_32F)
+    squares = cv2.transform(cv2.multiply(d, d), _DIST_WEIGHTS)
+    dist: FloatImage = cv2.sqrt(squares)
     return dist
 
 
+FIXED = 64  # fixed-point steps per unit of colour distance (fast=True)
+
+
 def candidates(dist: FloatImage, threshold: float = 6.0, limit: int = 120, peak: int = 7,
-               scales: tuple[int, ...] = SCALES, step: int = 1) -> list[Candidate]:
+               scales: tuple[int, ...] = SCALES, step: int = 1,
+               fast: bool = False) -> list[Candidate]:
     """Peaks of the centre-surround response; ``step`` 2 computes it on a half-size copy
-    (four times cheaper; centres within a pixel or two)."""
+    (four times cheaper; centres within a pixel or two). ``fast`` box-filters the distance
+    as 16-bit fixed point (1/64 steps), twice as fast as float and within a rounding of it;
+    the reader uses it, training keeps the float figures its weights were made from."""
     if step > 1:
         h, w = dist.shape
         dist = cv2.resize(dist, (w // step, h // step), interpolation=cv2.INTER_AREA)
         peak = max(3, round(peak / step) | 1)
+    source = dist
+    if fast:
+        source = np.empty(dist.shape, np.uint16)
+        np.multiply(np.minimum(dist, 65535 / FIXED), FIXED, out=source, casting="unsafe")
     best = np.full(dist.shape, -1e9, np.float32)
     best_scale = np.zeros(dist.shape, np.float32)
+    inner = np.empty(dist.shape, np.float32)
+    outer = np.empty(dist.shape, np.float32)
+    larger = np.empty(dist.shape, np.uint8)
     for s in scales:
         k = max(3, round(s / step))
-        inner = cv2.boxFilter(dist, -1, (k, k))
-        outer = cv2.boxFilter(dist, -1, (2 * k, 2 * k), borderType=cv2.BORDER_REFLECT)
-        # the mean of the ring around the box, subtracted from the box: 4/3 (inner - outer)
-        response: FloatImage = np.subtract(inner, outer)
-        response *= 4 / 3
-        np.copyto(best_scale, s, where=response > best)
-        np.maximum(best, response, out=best)
+        cv2.boxFilter(source, cv2.CV_32F, (k, k), dst=inner)
+        cv2.boxFilter(source, cv2.CV_32F, (2 * k, 2 * k), dst=outer,
+                      borderType=cv2.BORDER_REFLECT)
+        # the box minus the mean of the ring around it is 4/3 (inner - outer): the factor is
+        # applied once, at the end
+        cv2.subtract(inner, outer, dst=inner)
+        cv2.compare(inner, best, cv2.CMP_GT, dst=larger)
+        best_scale[larger.view(bool)] = s
+        cv2.max(best, inner, dst=best)
+    best *= 4 / 3 / FIXED if fast else 4 / 3
     peaks = (best == cv2.dilate(best, np.ones((peak, peak), np.uint8))) & (best > threshold)
     ys, xs = np.nonzero(peaks)
     order = np.argsort(-best[ys, xs])[:limit]
@@ -127,42 +148,56 @@ _YY, _XX = np.indices((CROP, CROP)) - (CROP - 1) / 2
 _DISC = (np.hypot(_XX, _YY) < CROP * 0.42).astype(np.float32)
 
 
-def square_angle(grey: FloatImage) -> float:
-    """The die's orientation (degrees, modulo 90) from the gradients of its square outline."""
-    gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
-    mag, ang = cv2.cartToPolar(gx, gy)
-    weight = mag * _DISC
-    s = float((weight * np.sin(4 * ang)).sum())
-    c = float((weight * np.cos(4 * ang)).sum())
-    return float(np.degrees(np.arctan2(s, c)) / 4)
-
-
-def align(patch_bgr: NDArray[Any]) -> NDArray[Any]:
-    """Rotate the crop so that the die's sides are horizontal and vertical."""
-    grey = cv2.cvtColor(patch_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    angle = square_angle(grey)
-    m = cv2.getRotationMatrix2D(((CROP - 1) / 2, (CROP - 1) / 2), angle, 1.0)
-    out: NDArray[Any] = cv2.warpAffine(patch_bgr, m, (CROP, CROP), flags=cv2.INTER_LINEAR,
-                                            borderMode=cv2.BORDER_REPLICATE)
-    return out
-
-
 NET_SIDE = 40  # 32 before: small dice keep their pips (val, 8 views: 96.8% -> 98.4%)
 
 
 def net_input(patch_bgr: NDArray[Any]) -> FloatImage:
-    """The convolutional classifier's input: the die turned square, 40x40, two channels
-    (grey level, colour distance from the face), each standardised."""
-    patch = cv2.resize(align(patch_bgr), (NET_SIDE, NET_SIDE), interpolation=cv2.INTER_AREA)
-    grey = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float32)
-    q = NET_SIDE // 4
-    face = np.median(lab[q : NET_SIDE - q, q : NET_SIDE - q].reshape(-1, 3), axis=0)
-    diff = lab - face.astype(np.float32)
-    contrast = np.sqrt((diff * diff) @ _LAB_WEIGHTS)
-    out: FloatImage = np.empty((NET_SIDE, NET_SIDE, 2), np.float32)
-    out[..., 0] = _standardise(grey)
-    out[..., 1] = _standardise(contrast)
+    """The convolutional classifier's input for one crop (see net_inputs)."""
+    out: FloatImage = net_inputs(patch_bgr[None])[0]
     return out
 
+
+def net_inputs(patches: NDArray[Any]) -> FloatImage:
+    """The convolutional classifier's inputs for CROP x CROP colour crops (n, CROP, CROP, 3):
+    each die turned square, 40x40, two channels (grey level, colour distance from the face),
+    each standardised; (n, 40, 40, 2).
+
+    The crops are stacked into one tall image for the per-pixel steps, which gives the same
+    figures as crop by crop (the Sobel rows that cross from one crop into the next lie outside
+    the disc that weighs the orientation) in about half the time."""
+    n = len(patches)
+    if n == 0:
+        return np.zeros((0, NET_SIDE, NET_SIDE, 2), np.float32)
+    patches = np.ascontiguousarray(patches, np.uint8)
+    grey = cv2.cvtColor(patches.reshape(n * CROP, CROP, 3), cv2.COLOR_BGR2GRAY)
+    grey = grey.astype(np.float32)
+    gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
+    mag, ang = cv2.cartToPolar(gx, gy)
+    weight = (mag.reshape(n, CROP, CROP) * _DISC).reshape(n, -1)
+    ang = ang.reshape(n, -1)
+    s = (weight * np.sin(4 * ang)).sum(axis=1)
+    c = (weight * np.cos(4 * ang)).sum(axis=1)
+    angles = np.degrees(np.arctan2(s.astype(np.float64), c.astype(np.float64))) / 4
+    # the die turned square (the dominant gradient orientation modulo 90 degrees), then 40x40
+    small = np.empty((n, NET_SIDE, NET_SIDE, 3), np.uint8)
+    centre = ((CROP - 1) / 2, (CROP - 1) / 2)
+    for i in range(n):
+        m = cv2.getRotationMatrix2D(centre, float(angles[i]), 1.0)
+        turned = cv2.warpAffine(patches[i], m, (CROP, CROP), flags=cv2.INTER_LINEAR,
+                                borderMode=cv2.BORDER_REPLICATE)
+        cv2.resize(turned, (NET_SIDE, NET_SIDE), dst=small[i], interpolation=cv2.INTER_AREA)
+    flat = small.reshape(n * NET_SIDE, NET_SIDE, 3)
+    grey40 = cv2.cvtColor(flat, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    lab = cv2.cvtColor(flat, cv2.COLOR_BGR2LAB).astype(np.float32)
+    grey40 = grey40.reshape(n, NET_SIDE, NET_SIDE)
+    lab = lab.reshape(n, NET_SIDE, NET_SIDE, 3)
+    q = NET_SIDE // 4
+    face = np.median(lab[:, q : NET_SIDE - q, q : NET_SIDE - q].reshape(n, -1, 3), axis=1)
+    diff = lab - face.astype(np.float32)[:, None, None, :]
+    contrast = np.sqrt((diff * diff) @ _LAB_WEIGHTS)
+    out: FloatImage = np.empty((n, NET_SIDE, NET_SIDE, 2), np.float32)
+    for i in range(n):
+        out[i, ..., 0] = _standardise(grey40[i])
+        out[i, ..., 1] = _standardise(contrast[i])
+    return out
