@@ -83,11 +83,13 @@ usage: companion COMMAND [options]
   demo [--voice V] [--fast]           a complete scripted game through the emulator, spoken
   bench NAME                          benchmarks: latency, vision, cribbage, perft, monopoly, dice
   count|advise|stats|perft|simulate GAME ...   a game's tools
-  read dice|cards IMAGE... [--json]   read dice or cards from pictures
+  read dice|cards IMAGE... [--json] [--annotate DIR]
+                                     read dice or cards from pictures
   calibrate dice|cards --camera N     learn the table, the dice and the deck
 
 Input SPECs: keyboard (default), virtual (seeded random dice or deck), serial:URL
-(/dev/ttyUSB0, COM3, loop://, socket://host:port), camera:0 or camera:FILE.mp4, dgt:URL."""
+(/dev/ttyUSB0, COM3, loop://, socket://host:port), camera:0 or camera:FILE.mp4 (add
+?preview for a window showing what it reads), dgt:URL."""
 
 
 def _setup_logging() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 import threading
 from pathlib import Path
 
@@ -142,3 +143,67 @@ def test_calibrate_cards_learns_the_shown_cards(tmp_path: Path) -> None:
     with np.load(base / "vision_cards.npz") as deck:
         assert [str(n) for n in deck["names"]] == ["AS", "AS"]  # both index corners
         assert deck["features"].shape[0] == 2
+
+
+def test_camera_preview_option(tmp_path: Path) -> None:
+    source = open_source("camera:0?preview", "dice")
+    assert source.name == "camera:0"
+    with pytest.raises(ValueError, match="unknown camera option 'zoom'"):
+        open_source("camera:0?zoom", "dice")
+
+
+def test_preview_says_why_there_is_no_window() -> None:
+    from vision.preview import preview_problem
+
+    assert "headless" in (preview_problem({"DISPLAY": ":0"}, "  GUI:    NONE\n") or "")
+    gtk = "  GUI:                           GTK3\n"
+    assert preview_problem({"DISPLAY": ":0"}, gtk) is None
+    if sys.platform.startswith("linux"):
+        assert "no display" in (preview_problem({}, gtk) or "")
+
+
+def test_recording_with_preview_but_no_window_still_reads(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("vision.source.preview_problem", lambda: "there is no display")
+    rng = np.random.default_rng(22)
+    sprites = cut_sprites(photos_in("train"), 40, rng)
+    throw = roll(sprites[:2], paper((640, 480), rng), rng, moving=10, resting=8)
+    video = tmp_path / "roll.avi"
+    _record(video, throw.frames)
+    source = open_source(f"camera:{video}?preview", "dice")
+    collect = Collector()
+    source.start(collect)
+    assert collect.done.wait(timeout=120)
+    source.close()
+    assert "no preview window: there is no display" in capsys.readouterr().err
+    assert [o for o in collect.items if isinstance(o, DiceSeen)]
+
+
+def test_read_annotate_draws_what_was_read(tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    from vision.dice import Die
+    from vision.draw import draw_dice
+
+    photo = photos_in("val")[0]
+    assert read_main(["dice", str(photo.path), "--annotate", str(tmp_path / "out")]) == 0
+    drawn = cv2.imread(str(tmp_path / "out" / f"{photo.path.stem}.read.png"))
+    original = cv2.imread(str(photo.path))
+    assert drawn is not None and drawn.shape == original.shape
+    assert np.count_nonzero(np.any(drawn != original, axis=2)) > 100
+    # sure readings are boxed green, unsure ones orange
+    blank = np.zeros((200, 200, 3), np.uint8)
+    sure = draw_dice(blank, [Die(3, 100, 100, 40, 0.99)])
+    unsure = draw_dice(blank, [Die(3, 100, 100, 40, 0.5)])
+    assert tuple(sure[80, 80]) == (60, 200, 60)
+    assert tuple(unsure[80, 80]) == (0, 150, 255)
+
+
+def test_draw_cards_marks_refused_outlines_red() -> None:
+    from vision.cards import OVERLAP, Refused, SeenCards
+    from vision.draw import draw_cards
+
+    blank = np.zeros((300, 300, 3), np.uint8)
+    corners = ((50.0, 50.0), (250.0, 50.0), (250.0, 250.0), (50.0, 250.0))
+    drawn = draw_cards(blank, SeenCards(refused=[Refused(corners, OVERLAP)]))
+    assert tuple(drawn[150, 50]) == (40, 40, 230)

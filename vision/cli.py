@@ -2,6 +2,7 @@
 
 read: prints, per image, the dice values (or cards) read, or with --json one object per image
 (documented in docs/json/vision.md). Exit status 1 if any image could not be opened.
+``--annotate DIR`` also writes each picture with what was read drawn on it (vision/draw.py).
 
 calibrate: a short guided set-up from the camera (headless: prompts on the terminal).
 - dice: clear the tray, then put one die in it: learns the tray area (the region that differs
@@ -18,12 +19,14 @@ import argparse
 import json
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import cv2
 import numpy as np
 
 from companion.cards import FULL_DECK
+from vision.draw import draw_cards, draw_dice
 
 
 def read_main(argv: list[str]) -> int:
@@ -32,7 +35,12 @@ def read_main(argv: list[str]) -> int:
     parser.add_argument("what", choices=("dice", "cards"))
     parser.add_argument("images", nargs="+")
     parser.add_argument("--json", action="store_true", help="one JSON document on stdout")
+    parser.add_argument("--annotate", metavar="DIR", type=Path,
+                        help="also write each picture with what was read drawn on it, as "
+                        "DIR/NAME.read.png")
     args = parser.parse_args(argv)
+    if args.annotate:
+        args.annotate.mkdir(parents=True, exist_ok=True)
     reader: Any
     if args.what == "dice":
         from vision.dice import DiceReader
@@ -54,6 +62,7 @@ def read_main(argv: list[str]) -> int:
             continue
         if args.what == "dice":
             dice = reader.read(image)
+            _annotate(args.annotate, path, draw_dice(image, dice) if args.annotate else None)
             results.append({"image": path, "dice": [d.to_json() for d in dice]})
             if not args.json:
                 values = " ".join(str(d.value) for d in dice) or "no dice"
@@ -62,6 +71,7 @@ def read_main(argv: list[str]) -> int:
                 print(f"{path}: {values}{note}")
         else:
             seen = reader.read(image)
+            _annotate(args.annotate, path, draw_cards(image, seen) if args.annotate else None)
             results.append({"image": path, "cards": [c.to_json() for c in seen.cards],
                             "refused": [r.to_json() for r in seen.refused]})
             if not args.json:
@@ -73,6 +83,13 @@ def read_main(argv: list[str]) -> int:
         json.dump({"images": results}, sys.stdout, indent=2)
         print()
     return status
+
+
+def _annotate(folder: Path | None, path: str, drawn: np.ndarray | None) -> None:
+    if folder is not None and drawn is not None:
+        out = folder / f"{Path(path).stem}.read.png"
+        if not cv2.imwrite(str(out), drawn):
+            print(f"{path}: cannot write {out}", file=sys.stderr)
 
 
 def _frames(camera: str, count: int) -> list[np.ndarray]:

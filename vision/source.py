@@ -1,4 +1,5 @@
-"""The camera as an input source: ``--dice camera:0``, ``--cards camera:0``, ``camera:FILE.mp4``.
+"""The camera as an input source: ``--dice camera:0``, ``--cards camera:0``, ``camera:FILE.mp4``;
+``camera:0?preview`` also shows what it reads in a window (vision/preview.py).
 
 A reader thread pulls frames from OpenCV's VideoCapture (a device index or a recording) and
 turns them into observations:
@@ -15,6 +16,8 @@ gives a DeviceError; a recording that ends gives DeviceStatus("disconnected").
 from __future__ import annotations
 
 import json
+import logging
+import sys
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -28,7 +31,10 @@ from numpy.typing import NDArray
 from companion.config import user_config_dir
 from companion.observations import CardSeen, DeviceError, DeviceStatus, Observation
 from companion.sources import Emit
+from vision.draw import draw_cards, draw_dice
+from vision.preview import Preview, preview_problem
 
+log = logging.getLogger("companion.vision")
 CALIBRATION_FILE = "vision.json"
 MAX_FAILED_READS = 30
 
@@ -104,11 +110,24 @@ class CameraSource:
     def __init__(self, target: str, role: str) -> None:
         if role not in ("dice", "cards"):
             raise ValueError(f"the camera reads dice or cards, not {role!r}")
+        target, _, options = target.partition("?")  # camera:0?preview, as pyserial's URLs
+        unknown = [o for o in options.split("&") if o and o != "preview"]
+        if unknown:
+            raise ValueError(f"unknown camera option {unknown[0]!r} (known: preview)")
         self.target = target
         self.role = role
         self.name = f"camera:{target}"
+        self.preview: Preview | None = None
+        if "preview" in options.split("&"):
+            draw = draw_dice if role == "dice" else draw_cards
+            self.preview = Preview(f"Table Companion: {role} ({self.name})", draw)
+        self._moving: Callable[[], bool] = lambda: False
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+
+    def _read_with_preview(self, read: Callable[[NDArray[Any]], Any]
+                           ) -> Callable[[NDArray[Any]], Any]:
+        return self.preview.wrap(read) if self.preview is not None else read
 
     def _watcher(self) -> Callable[[NDArray[Any]], list[Observation]]:
         calibration = load_calibration().get(self.role, {})
@@ -122,8 +141,9 @@ class CameraSource:
                 reader.area = tuple(area)
             if calibration.get("die_size"):
                 reader.calibrate(float(calibration["die_size"]))
-            detector = RestDetector(reader.read, source=self.name,
+            detector = RestDetector(self._read_with_preview(reader.read), source=self.name,
                                     area=tuple(area) if area else None)
+            self._moving = lambda: detector.moving
             return detector.feed
         from vision.cards import TEMPLATES_FILE, CardReader
 
@@ -132,7 +152,7 @@ class CameraSource:
         if deck.is_file():
             with np.load(deck) as data:
                 card_reader.learn(data["features"], [str(n) for n in data["names"]])
-        watcher = CardWatcher(card_reader.read, source=self.name)
+        watcher = CardWatcher(self._read_with_preview(card_reader.read), source=self.name)
         return watcher.feed
 
     def _open(self) -> cv2.VideoCapture:
@@ -156,6 +176,12 @@ class CameraSource:
             capture.release()
             return
         emit(DeviceStatus(source=self.name, state="connected", detail=self.role))
+        if self.preview is not None:
+            problem = preview_problem()
+            if problem:
+                log.warning("no preview window: %s", problem)
+                print(f"warning: no preview window: {problem}", file=sys.stderr)
+                self.preview = None
         failures = 0
         try:
             while not self._stop.is_set():
@@ -173,8 +199,12 @@ class CameraSource:
                 failures = 0
                 for observation in feed(frame):
                     emit(observation)
+                if self.preview is not None:
+                    self.preview.show(frame, "moving" if self._moving() else "")
         finally:
             capture.release()
+            if self.preview is not None:
+                self.preview.close()
 
     def close(self) -> None:
         self._stop.set()
