@@ -47,6 +47,7 @@ OFFSET_MIN_SIZE = 33  # ... of at least this size (working pixels) when reading
 DIE_SIDE = 32.0  # median Die.size (working pixels) on the photos the model learned from
 MERGE = 1.05  # accepted dice closer than this many sizes are one die
 SECOND_LOOK_RADIUS = 0.5  # accepted dice are blanked out this many die sides around
+SECOND_LOOK_REACH = 1.3  # ... and peaks this many die sides from them are read
 AREA_MARGIN = 64  # working pixels searched around a tray area: more than a large die's surround
 
 
@@ -178,17 +179,12 @@ class DiceReader:
         if not chosen:
             return []
         # a die pressed against others can have no peak of its own: the accepted dice are
-        # blanked out of the distance map and the peaks that appear are read too
+        # blanked out of the distance map and the peaks that appear next to them are read too
         if self.second_look:
-            blank = dist.copy()
-            for i in chosen:
-                x, y, s = points[i]
-                radius = SECOND_LOOK_RADIUS * 1.2 * s / step
-                cv2.circle(blank, (round((x + 0.5) / step - 0.5), round((y + 0.5) / step - 0.5)),
-                           max(1, round(radius)), 0.0, -1)
-            more = [p for p in self._inside(peaks_in(blank, step, fast=True), factor, left, top)
-                    if not self._near(p, [points[j] for j in chosen])
-                    and p not in points]
+            accepted = [points[j] for j in chosen]
+            more = [p for p in self._inside(self._second_look(dist, step, accepted), factor,
+                                            left, top)
+                    if not self._near(p, accepted) and p not in points]
             if more:
                 extra = self._inputs(work, more)
                 points += more
@@ -222,6 +218,30 @@ class DiceReader:
         # back to input pixels; size reported as the die's side (about 1.2 x blob scale)
         return [Die(d.value, d.x / factor + left, d.y / factor + top, d.size * 1.2 / factor,
                     d.confidence, d.pips) for d in kept]
+
+    @staticmethod
+    def _second_look(dist: NDArray[Any], step: int, dice: list[Point]) -> list[Point]:
+        """Peaks within SECOND_LOOK_REACH die sides of the accepted ``dice`` once they are
+        blanked out. Only a window around each die is searched, wide enough that the largest
+        candidate's surround fits inside it: the response there is the whole map's."""
+        blank = dist.copy()
+        for x, y, s in dice:
+            centre = (round((x + 0.5) / step - 0.5), round((y + 0.5) / step - 0.5))
+            cv2.circle(blank, centre, max(1, round(SECOND_LOOK_RADIUS * 1.2 * s / step)),
+                       0.0, -1)
+        h, w = blank.shape
+        found: set[Point] = set()
+        for x, y, s in dice:
+            reach = SECOND_LOOK_REACH * 1.2 * s
+            half = int((reach + max(SCALES)) / step) + 4
+            cx, cy = round(x / step), round(y / step)
+            x0, y0 = max(0, cx - half), max(0, cy - half)
+            window = blank[y0 : min(h, cy + half), x0 : min(w, cx + half)]
+            for px, py, ps in peaks_in(window, step, fast=True):
+                px, py = px + x0 * step, py + y0 * step
+                if np.hypot(px - x, py - y) <= reach:
+                    found.add((px, py, ps))
+        return sorted(found)
 
     def _inside(self, points: list[Point], factor: float, left: int, top: int) -> list[Point]:
         """The points whose centre lies in the tray area (all of them without one)."""
