@@ -111,6 +111,9 @@ class DiceReader:
         self.accept = accept
         self.pip_weight = 1.0  # exponent on P(count | value): how far to trust the counter
         self.recheck = 0.97  # P(value | die) under this: read the eight views
+        # ... and at these crop scales (the candidate size is a step off now and then): val
+        # 97.87% -> 98.94% with (0.9, 1.1)
+        self.recheck_scales: tuple[float, ...] = (0.9, 1.1)
         self.work_size = work_size
         self.candidate_step = 1  # 2: candidates found on a half-size copy
         self.second_look = True  # look again for peaks with the accepted dice blanked out
@@ -197,10 +200,14 @@ class DiceReader:
         unsure = [k for k in range(len(chosen)) if votes[k, 1:].max() < self.recheck * (
             1 - votes[k, 0])]
         if unsure:
-            views = inputs[[chosen[k] for k in unsure]]
-            turned = [np.rot90(views, turn, axes=(1, 2)) for turn in range(4)]
+            views = [inputs[[chosen[k] for k in unsure]]]
+            for f in self.recheck_scales:
+                views.append(self._inputs(work, [(points[chosen[k]][0], points[chosen[k]][1],
+                                                  points[chosen[k]][2] * f) for k in unsure]))
+            looks = np.concatenate(views)
+            turned = [np.rot90(looks, turn, axes=(1, 2)) for turn in range(4)]
             every = np.concatenate([*turned, *(t[:, :, ::-1] for t in turned)])
-            again = self.net.probabilities(every).reshape(8, len(unsure), -1)
+            again = self.net.probabilities(every).reshape(8 * len(views), len(unsure), -1)
             votes[unsure] = again.mean(axis=0)
         kept: list[Die] = []
         for k, i in enumerate(chosen):
