@@ -111,6 +111,8 @@ def test_the_play_fifteen_run_thirty_one_reset_last_card_and_the_show():
     # K Q J J 10: a double run of four and a pair of jacks; JH is not the starter's suit
     assert crib.crib and crib.count.total == 10
     assert "a double run of four" in crib.describe(NAMES)
+    # cards are spoken by name, not by their codes
+    assert "king of " in crib.describe(NAMES) and "KH" not in crib.describe(NAMES)
     assert state.side_scores == [13 + 4 + 10, 3 + 5]
     assert state.dealer == 1 and state.phase == "deal" and state.hand_number == 2
 

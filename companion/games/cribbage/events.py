@@ -168,7 +168,8 @@ class HandCounted(Event):
     def describe(self, names: Sequence[str]) -> str:
         whose = f"{names[self.player]}'s {'crib' if self.crib else 'hand'}"
         spoken = self.count.spoken("nineteen: nothing")
-        return (f"{whose}, {' '.join(self.cards)} with {self.starter}: {spoken}."
+        cards = ", ".join(card_name(c) for c in self.cards)
+        return (f"{whose}, {cards}, with the {card_name(self.starter)}: {spoken}."
                 f" {_score(names, self.side, self.score)}")
 
 
