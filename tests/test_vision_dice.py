@@ -8,7 +8,15 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.dice import MODEL_PATH, DiceReader, Die, distance_map, find_peaks, peaks_in
+from vision.dice import (
+    MODEL_PATH,
+    DiceReader,
+    Die,
+    busy_peaks,
+    distance_map,
+    find_peaks,
+    peaks_in,
+)
 from vision.dice_eval import evaluate, match
 from vision.dice_features import CROP, NET_SIDE, crop, net_inputs
 from vision.dice_photos import (
@@ -18,6 +26,7 @@ from vision.dice_photos import (
     imread,
     load_photos,
     make_split,
+    photos_in,
     read_split,
 )
 from vision.pips import count_pips
@@ -223,3 +232,19 @@ def test_unsure_value_is_read_again_at_neighbouring_scales(reader: DiceReader,
     finally:
         reader.recheck_scales = scales
     assert match(photo, reader.read(image)) == (len(photo.dice), 0, 0, 0)
+
+
+def test_busy_peaks_are_the_whole_frames_peaks() -> None:
+    """Searching only around the busy places finds exactly the peaks of the whole frame,
+    on a plain table with a few dice (where it saves time) and on crowded trays."""
+    from vision.roll_frames import cut_sprites, paper, roll
+
+    rng = np.random.default_rng(3)
+    sprites = cut_sprites(photos_in("train"), 12, rng)
+    images = [roll(sprites[i : i + 3], paper((1280, 720), rng), rng, moving=1,
+                   resting=1).frames[-1] for i in (0, 3, 6, 9)]
+    images += [imread(_train_photo(n).path) for n in ("IMG_20191208_111628.jpg",
+                                                      "IMG_20191208_111803.jpg")]
+    for image in images:
+        dist = distance_map(image)
+        assert set(busy_peaks(dist, fast=True)) == set(peaks_in(dist, fast=True))

@@ -48,6 +48,8 @@ DIE_SIDE = 32.0  # median Die.size (working pixels) on the photos the model lear
 MERGE = 1.05  # accepted dice closer than this many sizes are one die
 SECOND_LOOK_RADIUS = 0.5  # accepted dice are blanked out this many die sides around
 SECOND_LOOK_REACH = 1.3  # ... and peaks this many die sides from them are read
+BLOCK = 8  # busy_peaks marks the frame in blocks of this many pixels ...
+BUSY = 0.6  # ... and searches it whole when more than this share of it is busy
 AREA_MARGIN = 64  # working pixels searched around a tray area: more than a large die's surround
 
 
@@ -89,6 +91,51 @@ def distance_map(work: NDArray[Any], step: int = 1) -> NDArray[Any]:
         h, w = work.shape[:2]
         work = cv2.resize(work, (w // step, h // step), interpolation=cv2.INTER_AREA)
     return background_distance(cv2.cvtColor(work, cv2.COLOR_BGR2LAB))
+
+
+def busy_peaks(dist: NDArray[Any], step: int = 1, threshold: float = 10.0, limit: int = 200,
+               fast: bool = False) -> list[tuple[float, float, float]]:
+    """peaks_in, searched only in windows around the places that could make a peak: a dice
+    throw on a plain table leaves most of the frame without any. The same peaks, because:
+    a peak's response is 4/3 (inner box mean - ring mean) > threshold, so its inner box (side
+    k) has a mean above 3/4 of the threshold; c x c squares (c = half the smallest k) that
+    cover it number at most ceil(k / c) ** 2, so one of them has a mean above 2/3 of that
+    (the distance is never negative): above half the threshold. The windows reach the largest
+    ring beyond the largest inner box around every such square, and only peaks whose ring
+    lies inside their window count. A frame busy all over (a crowded tray, a patterned
+    cloth) is searched whole."""
+    peak = PEAK_WINDOW[step]
+    scales = tuple(max(3, round(s / step)) for s in SCALES)
+    kmax, cell = max(scales), max(3, min(scales) // 2)
+    exact = kmax + peak // 2 + 1  # this far inside a window, its response is the whole map's
+    margin = int(np.ceil((kmax + cell) * 0.71)) + exact  # + half the boxes' diagonals
+    h, w = dist.shape
+    # 0.45 < 1/2 x 3/4 / (ceil(k / c)^2 c^2 / k^2 <= 1.5): slack for fixed-point rounding
+    hot: NDArray[Any] = (cv2.boxFilter(dist, -1, (cell, cell)) > 0.45 * threshold
+                         ).astype(np.uint8)
+    rows, cols = -(-h // BLOCK), -(-w // BLOCK)
+    hot = cv2.copyMakeBorder(hot, 0, rows * BLOCK - h, 0, cols * BLOCK - w,
+                             cv2.BORDER_CONSTANT, value=0)
+    blocks: NDArray[Any] = hot.reshape(rows, BLOCK, cols, BLOCK).max(axis=(1, 3))
+    grow = 2 * -(-margin // BLOCK) + 1
+    blocks = cv2.dilate(blocks, np.ones((grow, grow), np.uint8))
+    if blocks.mean() > BUSY:
+        return peaks_in(dist, step, threshold, limit, fast)
+    count, _, stats, _ = cv2.connectedComponentsWithStats(blocks, connectivity=8)
+    found: dict[tuple[float, float], tuple[float, float]] = {}
+    for bx, by, bw, bh, _area in stats[1:count]:
+        x0, y0 = int(bx) * BLOCK, int(by) * BLOCK
+        x1, y1 = min(w, int(bx + bw) * BLOCK), min(h, int(by + bh) * BLOCK)
+        for c in candidates(dist[y0:y1, x0:x1], threshold=threshold, limit=limit, peak=peak,
+                            scales=scales, fast=fast):
+            inside = ((x0 == 0 or c.x >= exact) and (y0 == 0 or c.y >= exact)
+                      and (x1 == w or x1 - x0 - 1 - c.x >= exact)
+                      and (y1 == h or y1 - y0 - 1 - c.y >= exact))
+            if inside:
+                found[(c.x + x0, c.y + y0)] = (c.response, c.size)
+    best = sorted(found.items(), key=lambda item: -item[1][0])[:limit]
+    return [((x + 0.5) * step - 0.5, (y + 0.5) * step - 0.5, size * step)
+            for (x, y), (_, size) in best]
 
 
 def peaks_in(dist: NDArray[Any], step: int = 1, threshold: float = 10.0, limit: int = 200,
@@ -171,7 +218,7 @@ class DiceReader:
         # offset points around large peaks: two touching dice make one blob whose peak lies
         # between them, where the crop looks like no die
         points = []
-        for x, y, s in peaks_in(dist, step, fast=True):
+        for x, y, s in busy_peaks(dist, step, fast=True):
             points += [(x, y, s), *offsets(x, y, s)] if s >= OFFSET_MIN_SIZE else [(x, y, s)]
         points = self._inside(points, factor, left, top)
         if not points:
