@@ -125,6 +125,30 @@ def test_flicker_is_asked_about_and_chaos_is_not_a_throw() -> None:
     assert [type(obs) for _, obs in seen] == [DeviceError]
 
 
+def test_dice_that_flicker_in_turn_are_voted_die_by_die() -> None:
+    """Two dice, each misread now and then but never both right in three of five frames:
+    no whole reading repeats often enough, yet each die's value does; the throw is
+    reported once, with each die's majority value and a confidence the session asks about."""
+    frame = np.full((100, 200, 3), 128, np.uint8)
+    left = (3, 4, 3, 3, 4, 3, 4, 3)
+    right = (5, 5, 6, 6, 5, 6, 5, 5)
+    readings = iter([[Die(a, 50, 50, 20, 0.95), Die(b, 150, 50, 20, 0.9)]
+                     for a, b in zip(left, right, strict=True)])
+    detector = RestDetector(lambda f: next(readings), stable=3, window=5, settle=1)
+    seen = _run(detector, [frame] * 8)
+    assert len(seen) == 1
+    index, obs = seen[0]
+    assert isinstance(obs, DiceSeen) and obs.values == (3, 5)
+    assert index == 4  # as soon as five readings are in
+    assert obs.confidence < 0.9
+    # the places must agree too: a die that comes and goes is not voted in
+    second = (5, None, 6, None, 5, 6, None, 5)
+    gone = iter([[Die(3, 50, 50, 20, 0.95)] + ([Die(v, 150, 50, 20, 0.9)] if v else [])
+                 for v in second])
+    assert _run(RestDetector(lambda f: next(gone), stable=3, window=5, settle=1),
+                [frame] * 8) == []
+
+
 def test_after_a_complaint_the_same_resting_dice_are_not_reported() -> None:
     """'Roll again or type the values': a later, better reading of the same resting dice
     would be a second report of one throw. A new roll is read again."""

@@ -8,8 +8,10 @@
 States: the table is *moving* while successive frames differ inside the tray area (a cheap
 grey-level difference on a small copy of the frame); once it has been still for ``settle``
 frames the reader runs on each frame, and a throw is reported when ``stable`` of the last
-``window`` readings agree (same values at the same places); its confidence is the least sure
-die's, scaled by the share of readings that agreed, so a flickering reading is asked about.
+``window`` readings agree (same values at the same places), or failing that, when each die's
+value agrees in ``stable`` of them (dice at the same places in all); its confidence is the
+least sure die's, scaled by the share of readings that agreed, so a flickering reading is
+asked about.
 Then the reader rests until the table moves again, and a new throw must settle on a
 different reading, so a hand passing over resting dice does not repeat the throw. Dice whose
 centre lies outside the tray area are ignored. A die the reader cannot make out (confidence
@@ -121,7 +123,13 @@ class RestDetector:
         del self._recent[: -self.window]
         agree = sum(1 for r in self._recent if r.same_as(reading) or (not r.dice
                                                                      and not reading.dice))
+        share = agree / len(self._recent)
+        voted = None
         if agree < self.stable:
+            voted = self._vote()
+            if voted is not None:
+                reading, share = voted
+        if agree < self.stable and voted is None:
             if self._still == self.settle + self.give_up and not self._complained:
                 self._complained = True
                 self._moved = False  # the person types the values now, or rolls again
@@ -145,5 +153,33 @@ class RestDetector:
         self._reported = reading
         self._moved = False
         # readings that disagree now and then lower the confidence (the session then asks)
-        confidence = float(min(d.confidence for d in reading.dice)) * agree / len(self._recent)
+        confidence = float(min(d.confidence for d in reading.dice)) * share
         return [DiceSeen(source=self.source, confidence=confidence, values=reading.values)]
+
+    def _vote(self) -> tuple[Reading, float] | None:
+        """Die by die, when whole readings do not agree: several dice each flickering now
+        and then rarely give ``stable`` identical readings, but each die's value can still
+        agree in ``stable`` of the last ``window`` readings. The dice must lie at the same
+        places in all of them. The share is the least agreed die's (the session asks when
+        the confidence falls under its bar)."""
+        if len(self._recent) < self.window or not self._recent[-1].dice:
+            return None
+        anchor = self._recent[-1].dice
+        if any(len(r.dice) != len(anchor) for r in self._recent):
+            return None
+        dice, share = [], 1.0
+        for a in anchor:
+            here = [next((b for b in r.dice if np.hypot(a.x - b.x, a.y - b.y) <= 0.35 * a.size),
+                         None) for r in self._recent]
+            seen = [d for d in here if d is not None]
+            if len(seen) < len(here):
+                return None
+            values = [d.value for d in seen]
+            top = max(range(1, 7), key=values.count)
+            if values.count(top) < self.stable:
+                return None
+            same = [d for d in seen if d.value == top]
+            dice.append(Die(top, a.x, a.y, a.size,
+                            float(np.mean([d.confidence for d in same]))))
+            share = min(share, len(same) / len(seen))
+        return Reading(tuple(dice)), share
