@@ -113,9 +113,11 @@ class _Planes:
     """The per-pixel planes every whiteness level needs, computed once per frame."""
 
     def __init__(self, image: NDArray[Any]) -> None:
+        self.image = image
         hsv = cv2.cvtColor(cv2.GaussianBlur(image, (5, 5), 0), cv2.COLOR_BGR2HSV)
         self.sat, self.val = hsv[..., 1], hsv[..., 2]
         lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)
+        self.lab = lab
         lut, self.pale = _table_model(lab)
         self.light = lab[..., 0]
         dist = cv2.transform(cv2.LUT(lab, lut), np.ones((1, 3), np.float32))
@@ -231,11 +233,106 @@ def _near_edge(quad: NDArray[Any], shape: tuple[int, ...], margin: float = 4.0) 
                 or (quad[:, 1].max() > shape[0] - 1 - margin))
 
 
-def _part(planes: _Planes, contour: NDArray[Any], min_area: float,
-          shape: tuple[int, ...]) -> tuple[list[NDArray[Any]], bool]:
-    """Whole cards inside a refused outline, found with the stricter whiteness levels, and
-    whether the outline holds more than them (as white as they are at the level where the
-    first was found, and as big as a quarter card: the rest of a fan, say, but not glare)."""
+def _same(found: list[NDArray[Any]], quad: NDArray[Any]) -> int | None:
+    """Index of the card in ``found`` that ``quad`` is (nearly the same centre), if any."""
+    centre, size = quad.mean(axis=0), np.sqrt(cv2.contourArea(quad))
+    return next((i for i, q in enumerate(found)
+                 if np.linalg.norm(q.mean(axis=0) - centre) < 0.2 * size), None)
+
+
+# Canny's thresholds for the image's edges (on the colour image: the largest gradient of the
+# three channels, so that glare a little yellower than the card still leaves an edge)
+EDGES = (20, 60)
+
+
+# the least share of its convex hull that a region closed off by edges must fill
+SOLID = 0.85
+
+
+def _dense(hull: NDArray[Any]) -> NDArray[Any]:
+    """A convex hull's outline with a point every pixel (the sides are fitted to points)."""
+    corners = hull.reshape(-1, 2).astype(np.float32)
+    points = []
+    for a, b in zip(corners, np.roll(corners, -1, axis=0), strict=True):
+        steps = max(int(np.abs(b - a).max()), 1)
+        points.append(a + (b - a) * (np.arange(steps, dtype=np.float32)[:, None] / steps))
+    return np.round(np.concatenate(points)).astype(np.int32).reshape(-1, 1, 2)
+
+
+def _edge_cards(planes: _Planes, roi: tuple[slice, slice], blob: NDArray[Any],
+                offset: tuple[int, int], min_area: float,
+                shape: tuple[int, ...]) -> list[NDArray[Any]]:
+    """Whole cards closed off by the image's edges inside a refused outline: where glare or a
+    pale table is as white as the card, the card's edge is still a step in brightness or
+    colour. Each region the edges enclose is made convex (the edges of the index and of a
+    border line notch it) and judged as a card."""
+    image = cv2.GaussianBlur(planes.image[roi], (3, 3), 0)
+    edges = cv2.dilate(cv2.Canny(image, *EDGES), np.ones((3, 3), np.uint8))
+    inside = cv2.morphologyEx(cv2.bitwise_and(blob, cv2.bitwise_not(edges)), cv2.MORPH_OPEN,
+                              np.ones((3, 3), np.uint8))
+    # a card's inside is a hole in the table's region: every region, not just outer ones
+    regions, hierarchy = cv2.findContours(inside, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is None:
+        return []
+    found: list[NDArray[Any]] = []
+    for region, parent in zip(regions, hierarchy[0][:, 3], strict=True):
+        if parent != -1 or cv2.contourArea(region) < 0.5 * min_area:
+            continue
+        one: NDArray[Any] = np.zeros_like(inside)
+        cv2.drawContours(one, [region], -1, 255, -1)
+        # cut thin bridges through gaps in the edges, then back out to the edges' middle
+        one = cv2.morphologyEx(one, cv2.MORPH_OPEN, np.ones((9, 9), np.uint8))
+        one = cv2.dilate(one, np.ones((3, 3), np.uint8))
+        parts, _ = cv2.findContours(one, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE,
+                                    offset=offset)
+        for part in parts:
+            # the edges of the index (and of a border line beside it) bite into the
+            # region's corners: its convex hull is judged
+            area = cv2.contourArea(part)
+            hull = cv2.convexHull(part)
+            if area < min_area or area < SOLID * cv2.contourArea(hull):
+                continue
+            quad = judge(_dense(hull), shape)
+            if (not isinstance(quad, str) and not _near_edge(quad, shape)
+                    and _same(found, quad) is None):
+                found.append(quad)
+    return found
+
+
+# the most of a refused outline, away from the cards found in it, that may have a card's
+# colour (relative to a card's area) for the cards found by edges to be kept
+LIKE_CARD = 0.02
+
+
+def _like_card(planes: _Planes, roi: tuple[slice, slice], blob: NDArray[Any],
+               cards: list[NDArray[Any]], offset: tuple[int, int]) -> float:
+    """How much of the outline, away from the cards found in it, has a card's own colour
+    (another card of a fan; glare as white as a card), relative to the smallest card."""
+    lab = planes.lab[roi]
+    covered: NDArray[Any] = np.zeros_like(blob)
+    worst = 0.0
+    for q in cards:
+        cv2.fillConvexPoly(covered, np.round(q - offset).astype(np.int32), 255)
+    away = cv2.bitwise_and(blob, cv2.bitwise_not(cv2.dilate(covered, np.ones((25, 25),
+                                                                             np.uint8))))
+    for q in cards:
+        card: NDArray[Any] = np.zeros_like(blob)
+        cv2.fillConvexPoly(card, np.round(q - offset).astype(np.int32), 255)
+        face = np.median(lab[cv2.erode(card, np.ones((9, 9), np.uint8)) > 0], axis=0)
+        low = np.clip(face - [12, 5, 5], 0, 255).astype(np.uint8)
+        high = np.clip(face + [12, 5, 5], 0, 255).astype(np.uint8)
+        like = cv2.bitwise_and(cv2.inRange(lab, low, high), away)
+        worst = max(worst, cv2.countNonZero(like) / max(cv2.countNonZero(card), 1))
+    return worst
+
+
+def _part(planes: _Planes, contour: NDArray[Any], min_area: float, shape: tuple[int, ...],
+          edges: bool = True) -> tuple[list[NDArray[Any]], list[NDArray[Any]], bool]:
+    """Whole cards inside a refused outline, found with the stricter whiteness levels or,
+    failing them, the image's edges; and whether the outline holds more than them (as white
+    as they are at the level where the first was found, and as big as a quarter card: the
+    rest of a fan, say, but not glare). Cards found by edges are kept only if nothing more
+    is left. Returns the cards found by whiteness, those found by edges, and that flag."""
     x, y, w, h = cv2.boundingRect(contour)
     x0, y0 = max(x - 8, 0), max(y - 8, 0)
     x1, y1 = min(x + w + 8, shape[1]), min(y + h + 8, shape[0])
@@ -265,44 +362,60 @@ def _part(planes: _Planes, contour: NDArray[Any], min_area: float,
                     evidence = mask
                 # the same card found again: keep the larger outline (a stricter level can
                 # leave out a sliver of the card's edge)
-                centre, area = quad.mean(axis=0), cv2.contourArea(quad)
-                same = [i for i, q in enumerate(found)
-                        if np.linalg.norm(q.mean(axis=0) - centre) < 0.2 * np.sqrt(area)]
-                if not same:
+                same = _same(found, quad)
+                if same is None:
                     found.append(quad)
-                elif area > cv2.contourArea(found[same[0]]):
-                    found[same[0]] = quad
-    if evidence is None:
-        return found, True
-    cards: NDArray[Any] = np.zeros_like(evidence)
-    for q in found:
-        cv2.fillConvexPoly(cards, np.round(q - [x0, y0]).astype(np.int32), 255)
-    cards = cv2.dilate(cards, np.ones((7, 7), np.uint8))
-    rest = cv2.countNonZero(cv2.bitwise_and(evidence, cv2.bitwise_not(cards)))
-    return found, rest > 0.25 * min(cv2.contourArea(q) for q in found)
+                elif cv2.contourArea(quad) > cv2.contourArea(found[same]):
+                    found[same] = quad
+    more = True if evidence is None else _more(evidence, found, (x0, y0))
+    if more and edges:
+        # glare or a pale table joined to the card so closely that no whiteness parts them:
+        # the image's edges may; what they find is kept only if nothing else in the outline
+        # has a card's colour (the rest of a fan)
+        by_edges = [q for q in _edge_cards(planes, roi, blob, (x0, y0), min_area, shape)
+                    if _same(found, q) is None]
+        if by_edges and _like_card(planes, roi, blob, found + by_edges,
+                                   (x0, y0)) <= LIKE_CARD:
+            return found, by_edges, False
+    return found, [], more
 
 
-def find_cards(image: NDArray[Any], min_area: float) -> tuple[
-        list[NDArray[Any]], list[Refused]]:
+def _more(evidence: NDArray[Any], cards: list[NDArray[Any]], offset: tuple[int, int]) -> bool:
+    """Whether the evidence holds a quarter card or more besides the cards."""
+    covered: NDArray[Any] = np.zeros_like(evidence)
+    for q in cards:
+        cv2.fillConvexPoly(covered, np.round(q - offset).astype(np.int32), 255)
+    covered = cv2.dilate(covered, np.ones((7, 7), np.uint8))
+    rest = cv2.countNonZero(cv2.bitwise_and(evidence, cv2.bitwise_not(covered)))
+    return bool(rest > 0.25 * min(cv2.contourArea(q) for q in cards))
+
+
+def find_cards(image: NDArray[Any], min_area: float, edges: bool = True) -> tuple[
+        list[NDArray[Any]], list[Refused], list[bool]]:
+    """Card quadrilaterals, refused outlines, and per card whether only the image's edges
+    found it (``edges=False``: never; the training samples are taken so)."""
     planes = _Planes(image)
     contours, _ = cv2.findContours(_outline_mask(planes.white(0), planes.unlike),
                                    cv2.RETR_EXTERNAL,
                                    cv2.CHAIN_APPROX_NONE)  # every point: sides are fitted
     quads: list[NDArray[Any]] = []
     refused: list[Refused] = []
+    by_edges: list[bool] = []
     for contour in contours:
         if cv2.contourArea(contour) < min_area:
             continue
         verdict = judge(contour, image.shape)
         if not isinstance(verdict, str):
             quads.append(verdict)
+            by_edges.append(False)
             continue
         # a refused outline may still hold whole cards that a pale table or glare joined
-        found, more = _part(planes, contour, min_area, image.shape)
-        quads += found
+        found, weak, more = _part(planes, contour, min_area, image.shape, edges)
+        quads += found + weak
+        by_edges += [False] * len(found) + [True] * len(weak)
         if more:
             refused.append(Refused(_box(contour), verdict))
-    return quads, refused
+    return quads, refused, by_edges
 
 
 def straighten(image: NDArray[Any], quad: NDArray[Any]) -> NDArray[Any]:
@@ -361,7 +474,7 @@ class CardReader:
 
     def corners_of_single_card(self, image: NDArray[Any]) -> list[NDArray[Any]] | None:
         """Both corner features of the one card in the picture (calibration), else None."""
-        _, faces, refused, _ = self.faces(image)
+        _, faces, refused, _, _ = self.faces(image)
         if len(faces) != 1 or refused:
             return None
         face = faces[0]
@@ -396,10 +509,10 @@ class CardReader:
         suit_net, _ = MLP.load(suit_path)
         return cls(rank_net, suit_net)
 
-    def faces(self, image: NDArray[Any]) -> tuple[list[NDArray[Any]],
-                                                       list[NDArray[Any]],
-                                                       list[Refused], float]:
-        """Card quadrilaterals (input pixels), upright faces, refusals, and the work scale."""
+    def faces(self, image: NDArray[Any], edges: bool = True) -> tuple[
+            list[NDArray[Any]], list[NDArray[Any]], list[Refused], float, list[bool]]:
+        """Card quadrilaterals (input pixels), upright faces, refusals, the work scale, and
+        per card whether only the image's edges found it (see find_cards)."""
         if image is None or image.ndim != 3 or image.shape[2] != 3 or min(image.shape[:2]) < 32:
             raise ValueError("not a colour image of at least 32x32 pixels")
         h, w = image.shape[:2]
@@ -407,15 +520,16 @@ class CardReader:
         work = image if factor == 1.0 else cv2.resize(image, (round(w * factor),
                                                               round(h * factor)),
                                                       interpolation=cv2.INTER_AREA)
-        quads, refused = find_cards(work, self.min_area_fraction * work.shape[0] * work.shape[1])
+        quads, refused, by_edges = find_cards(
+            work, self.min_area_fraction * work.shape[0] * work.shape[1], edges)
         faces = [straighten(work, q) for q in quads]
         quads = [q / factor for q in quads]
         refused = [Refused(tuple((x / factor, y / factor) for x, y in r.corners), r.reason)
                    for r in refused]
-        return quads, faces, refused, factor
+        return quads, faces, refused, factor, by_edges
 
     def read(self, image: NDArray[Any]) -> SeenCards:
-        quads, faces, refused, _ = self.faces(image)
+        quads, faces, refused, _, by_edges = self.faces(image)
         out = SeenCards(refused=refused)
         if not faces:
             return out
@@ -433,6 +547,11 @@ class CardReader:
             second = (int(np.argmax(rank_b[k])), int(np.argmax(suit_b[k])))
             sure = min(rank_a[k].max(), suit_a[k].max(), rank_b[k].max(), suit_b[k].max())
             red = (SUITS[first[1]] in "HD", SUITS[second[1]] in "HD")
+            if by_edges[k] and first != second:
+                # found by edges alone, the outline may still be two cards (a fan whose
+                # cards the edges do not part): only if both corners read the same card
+                out.refused.append(Refused(corners, OVERLAP))
+                continue
             if sure >= 0.9 and (first[0] != second[0] or red[0] != red[1]):
                 # two different cards, each clearly read (a rank, or a suit's colour: a
                 # club and a spade can be confused), in the two index corners of one
