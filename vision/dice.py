@@ -246,7 +246,8 @@ class DiceReader:
                 probs = np.concatenate([probs, self.net.probabilities(extra)])
                 chosen = self._choose(points, probs, chosen)
         # an unsure value is read again: the average over the crop's eight turns and mirror
-        # images (+2.7 points on the validation dice; sure ones skip it, for speed)
+        # images (+2.7 points on the validation dice; sure ones skip it, for speed) and over
+        # crops 0.9 and 1.1 times as large
         votes = probs[chosen].copy()
         unsure = [k for k in range(len(chosen)) if votes[k, 1:].max() < self.recheck * (
             1 - votes[k, 0])]
@@ -255,10 +256,13 @@ class DiceReader:
             for f in self.recheck_scales:
                 views.append(self._inputs(work, [(points[chosen[k]][0], points[chosen[k]][1],
                                                   points[chosen[k]][2] * f) for k in unsure]))
-            looks = np.concatenate(views)
-            turned = [np.rot90(looks, turn, axes=(1, 2)) for turn in range(4)]
-            every = np.concatenate([*turned, *(t[:, :, ::-1] for t in turned)])
-            again = self.net.probabilities(every).reshape(8 * len(views), len(unsure), -1)
+            # eight views at the candidate's scale, the four turns at the others (as good on
+            # val and train photos as eight at every scale, a third cheaper)
+            turned = [np.rot90(views[0], turn, axes=(1, 2)) for turn in range(4)]
+            looks = [*turned, *(t[:, :, ::-1] for t in turned)]
+            looks += [np.rot90(v, turn, axes=(1, 2)) for v in views[1:] for turn in range(4)]
+            again = self.net.probabilities(np.concatenate(looks)).reshape(
+                len(looks), len(unsure), -1)
             votes[unsure] = again.mean(axis=0)
         kept: list[Die] = []
         for k, i in enumerate(chosen):
