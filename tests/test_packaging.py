@@ -1,0 +1,28 @@
+"""What a wheel carries: every data file of config/ (the checkout keeps it at the top)."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_every_config_file_is_installed_by_a_wheel() -> None:
+    setup = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    shipped = {path.relative_to(ROOT) for patterns in setup["data-files"].values()
+               for pattern in patterns for path in ROOT.glob(pattern)}
+    present = {path.relative_to(ROOT) for path in (ROOT / "config").rglob("*")
+               if path.is_file()}
+    assert present and present == shipped
+    for target, patterns in setup["data-files"].items():
+        folder = target.removeprefix("share/table-companion/")
+        assert all(pattern.startswith(folder + "/") for pattern in patterns), target
+
+
+def test_config_dir_falls_back_to_the_installed_share_folder() -> None:
+    import companion
+
+    assert companion.CONFIG_DIR == ROOT / "config"  # a checkout uses its own config/
+    assert any(place.parts[-3:] == ("share", "table-companion", "config")
+               for place in companion._PLACES)
