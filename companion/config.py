@@ -45,6 +45,12 @@ def pinned(files: Mapping[str, Any]) -> Iterator[None]:
         _pinned.reset(token)
 
 
+def setting_up() -> bool:
+    """Inside ``recording`` or ``pinned``: data files must be loaded through ``load_json``
+    (to be recorded, or replaced by the journal's copy), not taken from a loader's cache."""
+    return _recording.get() is not None or _pinned.get() is not None
+
+
 def user_config_dir() -> Path:
     base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
     return Path(base) / "table-companion"

@@ -26,3 +26,19 @@ def test_config_dir_falls_back_to_the_installed_share_folder() -> None:
     assert companion.CONFIG_DIR == ROOT / "config"  # a checkout uses its own config/
     assert any(place.parts[-3:] == ("share", "table-companion", "config")
                for place in companion._PLACES)
+
+
+def test_a_second_game_in_one_process_records_its_data_files_too() -> None:
+    """The edition and deck loaders cache; setting a game up must still read (and so
+    record) the file each time, and a resumed game must use the journal's copy."""
+    from companion.session import build_game
+
+    for name in ("monopoly", "monopoly-card-game"):
+        first = build_game(name, ["Red", "Blue"])[1]
+        again = build_game(name, ["Red", "Blue"])[1]
+        assert first and again == first, name
+    recorded = build_game("monopoly", ["Red", "Blue"])[1]
+    (relative, edition), = recorded.items()
+    changed = {relative: {**edition, "salary": 123}}
+    game, _ = build_game("monopoly", ["Red", "Blue"], files=changed)
+    assert game.edition.salary == 123  # type: ignore[attr-defined]

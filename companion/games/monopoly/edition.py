@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from companion.config import load_json
+from companion.config import load_json, setting_up
 
 # Space kinds, as small ints for the hot path.
 GO, LOT, RAILROAD, UTILITY, CHANCE_SPACE, CHEST_SPACE, TAX, JAIL, FREE, GOTOJAIL = range(10)
@@ -197,8 +197,19 @@ def _loose(text: str, drop_suffix: bool = False) -> str:
     return low.replace(" ", "")
 
 
-@lru_cache(maxsize=16)
 def load_edition(name: str = "classic") -> Edition:
-    """An edition by name ("classic", "times-square") or a path to a JSON file."""
-    relative = name if name.endswith(".json") else f"editions/monopoly-{name}.json"
-    return Edition(load_json(relative))
+    """An edition by name ("classic", "times-square") or a path to a JSON file. While a game
+    is set up the file is read every time, so that the session records it (or resume uses
+    the journal's copy); elsewhere (simulations, tools) it is cached."""
+    if setting_up():
+        return Edition(load_json(_edition_file(name)))
+    return _cached_edition(name)
+
+
+@lru_cache(maxsize=16)
+def _cached_edition(name: str) -> Edition:
+    return Edition(load_json(_edition_file(name)))
+
+
+def _edition_file(name: str) -> str:
+    return name if name.endswith(".json") else f"editions/monopoly-{name}.json"

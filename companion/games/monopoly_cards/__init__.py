@@ -7,7 +7,8 @@ choices: docs/games/monopoly-card-game.md.
 
 from __future__ import annotations
 
-from typing import ClassVar
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
 
 from companion.engine import CHANCE, Action, Draw, Game, GameSpec, IllegalAction, Option, State
 from companion.games import register
@@ -90,6 +91,12 @@ class MonopolyCardGame(Game):
     # A hand ends only when somebody lays down; random play need not: tests cut it short.
     bounded: ClassVar[bool] = False
 
+    def __init__(self, players: Sequence[str], options: Mapping[str, Any] | None = None):
+        super().__init__(players, options)
+        # read while the game is set up, so that the session records the deck file and a
+        # resumed game plays with the journal's copy
+        self._deck = load_deck()
+
     def new_state(self) -> MonopolyCardState:
         return MonopolyCardState(self)
 
@@ -101,7 +108,7 @@ class MonopolyCardGame(Game):
 
     @property
     def deck(self) -> Deck:
-        return load_deck()
+        return self._deck
 
     def card_id(self, text: str) -> str:
         try:

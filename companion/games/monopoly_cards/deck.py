@@ -11,7 +11,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from companion.config import load_json
+from companion.config import load_json, setting_up
 from companion.engine import IllegalAction
 
 DECK_FILE = "decks/monopoly-card-game.json"
@@ -111,8 +111,18 @@ def _aliases(deck: Deck) -> dict[str, str]:
     return {k: v for k, v in out.items() if v in deck.info}
 
 
-@lru_cache(maxsize=1)
 def load_deck(path: str = DECK_FILE) -> Deck:
+    """The deck file, read every time while a game is set up (so that the session records
+    it), cached elsewhere (scoring asks for it often)."""
+    return _read_deck(path) if setting_up() else _cached_deck(path)
+
+
+@lru_cache(maxsize=1)
+def _cached_deck(path: str) -> Deck:
+    return _read_deck(path)
+
+
+def _read_deck(path: str) -> Deck:
     data = load_json(path)
     groups = tuple(
         Group(g["id"], g["name"], int(g["size"]), int(g.get("min", g["size"])),

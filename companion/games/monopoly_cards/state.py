@@ -40,7 +40,6 @@ from companion.games.monopoly_cards.actions import (
     ShowHand,
     Trade,
 )
-from companion.games.monopoly_cards.deck import load_deck
 from companion.games.monopoly_cards.scoring import (
     HandValue,
     LayDownPlan,
@@ -71,7 +70,7 @@ CHANCE_PHASES = (DEAL, DRAWING, TRADE_DRAW, REWARD)
 class MonopolyCardState(State):
     def __init__(self, game: MonopolyCardGame) -> None:
         self.game = game
-        self.deck = load_deck()
+        self.deck = game.deck
         self.n = n = len(game.players)
         self.read = game.options["deal"] == "read"
         self.big = n >= 5  # the 5-6 player rules: whole deck dealt, exchange and pass
