@@ -1,4 +1,5 @@
-"""What a wheel carries: every data file of config/ (the checkout keeps it at the top)."""
+"""Data files: what a wheel carries (config/ is at the top of the checkout), and what a game
+records of them when it is set up."""
 
 from __future__ import annotations
 
