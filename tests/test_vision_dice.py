@@ -248,3 +248,23 @@ def test_busy_peaks_are_the_whole_frames_peaks() -> None:
     for image in images:
         dist = distance_map(image)
         assert set(busy_peaks(dist, fast=True)) == set(peaks_in(dist, fast=True))
+
+
+def test_second_look_windows_find_the_whole_maps_peaks() -> None:
+    """The second look searches windows around the accepted dice; the peaks it finds near
+    them are those of the whole blanked map."""
+    from vision.dice import SECOND_LOOK_RADIUS, SECOND_LOOK_REACH
+
+    for name in ("IMG_20191208_111628.jpg", "IMG_20191208_111803.jpg"):
+        image = imread(_train_photo(name).path)
+        dist = distance_map(image)
+        for count in (2, 12):  # a few windows, or the whole map
+            dice = peaks_in(dist, fast=True)[:count]
+            blank = dist.copy()
+            for x, y, s in dice:
+                cv2.circle(blank, (round(x), round(y)),
+                           max(1, round(SECOND_LOOK_RADIUS * 1.2 * s)), 0.0, -1)
+            near = {p for p in peaks_in(blank, fast=True)
+                    if any(np.hypot(p[0] - x, p[1] - y) <= SECOND_LOOK_REACH * 1.2 * s
+                           for x, y, s in dice)}
+            assert set(DiceReader._second_look(dist, 1, dice)) == near

@@ -119,6 +119,18 @@ def busy_peaks(dist: NDArray[Any], step: int = 1, threshold: float = 10.0, limit
     hot = cv2.copyMakeBorder(hot, 0, rows * BLOCK - h, 0, cols * BLOCK - w,
                              cv2.BORDER_CONSTANT, value=0)
     blocks: NDArray[Any] = hot.reshape(rows, BLOCK, cols, BLOCK).max(axis=(1, 3))
+    return _window_peaks(dist, blocks, margin, step, threshold, limit, fast)
+
+
+def _window_peaks(dist: NDArray[Any], blocks: NDArray[Any], margin: int, step: int,
+                  threshold: float, limit: int, fast: bool) -> list[Point]:
+    """The peaks of ``dist`` in windows around the marked BLOCK x BLOCK blocks (grown by
+    ``margin`` pixels), with the response of the whole map: a window's peaks nearer its edge
+    than the largest ring are dropped. The whole map when the windows would cover most of it."""
+    peak = PEAK_WINDOW[step]
+    scales = tuple(max(3, round(s / step)) for s in SCALES)
+    exact = max(scales) + peak // 2 + 1  # this far inside a window, its response is exact
+    h, w = dist.shape
     grow = 2 * -(-margin // BLOCK) + 1
     blocks = cv2.dilate(blocks, np.ones((grow, grow), np.uint8))
     if blocks.mean() > BUSY:
@@ -284,26 +296,26 @@ class DiceReader:
     @staticmethod
     def _second_look(dist: NDArray[Any], step: int, dice: list[Point]) -> list[Point]:
         """Peaks within SECOND_LOOK_REACH die sides of the accepted ``dice`` once they are
-        blanked out. Only a window around each die is searched, wide enough that the largest
-        candidate's surround fits inside it: the response there is the whole map's."""
+        blanked out. Only windows around the dice are searched (overlapping ones as one),
+        wide enough that the largest candidate's surround fits: the response there is the
+        whole map's."""
         blank = dist.copy()
         for x, y, s in dice:
             centre = (round((x + 0.5) / step - 0.5), round((y + 0.5) / step - 0.5))
             cv2.circle(blank, centre, max(1, round(SECOND_LOOK_RADIUS * 1.2 * s / step)),
                        0.0, -1)
         h, w = blank.shape
-        found: set[Point] = set()
+        blocks = np.zeros((-(-h // BLOCK), -(-w // BLOCK)), np.uint8)
         for x, y, s in dice:
-            reach = SECOND_LOOK_REACH * 1.2 * s
-            half = int((reach + max(SCALES)) / step) + 4
-            cx, cy = round(x / step), round(y / step)
-            x0, y0 = max(0, cx - half), max(0, cy - half)
-            window = blank[y0 : min(h, cy + half), x0 : min(w, cx + half)]
-            for px, py, ps in peaks_in(window, step, fast=True):
-                px, py = px + x0 * step, py + y0 * step
-                if np.hypot(px - x, py - y) <= reach:
-                    found.add((px, py, ps))
-        return sorted(found)
+            reach = SECOND_LOOK_REACH * 1.2 * s / step
+            cx, cy = (x + 0.5) / step - 0.5, (y + 0.5) / step - 0.5
+            blocks[max(0, int((cy - reach) // BLOCK)) : int((cy + reach) // BLOCK) + 1,
+                   max(0, int((cx - reach) // BLOCK)) : int((cx + reach) // BLOCK) + 1] = 1
+        peak = PEAK_WINDOW[step]
+        margin = max(max(3, round(s / step)) for s in SCALES) + peak // 2 + 1
+        return sorted(p for p in _window_peaks(blank, blocks, margin, step, 10.0, 200, True)
+                      if any(np.hypot(p[0] - x, p[1] - y) <= SECOND_LOOK_REACH * 1.2 * s
+                             for x, y, s in dice))
 
     def _inside(self, points: list[Point], factor: float, left: int, top: int) -> list[Point]:
         """The points whose centre lies in the tray area (all of them without one)."""
