@@ -22,6 +22,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import argparse  # noqa: E402
 import json  # noqa: E402
+import sys  # noqa: E402
 import time  # noqa: E402
 from collections.abc import Callable  # noqa: E402
 
@@ -64,6 +65,13 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
+    from vision.dice_photos import DATA_DIR
+
+    if not (DATA_DIR / "split.csv").is_file():
+        print(f"companion bench vision reads the labelled dice photos of a checkout "
+              f"({DATA_DIR} is missing): run it from a clone of the repository",
+              file=sys.stderr)
+        return 2
     from vision.cards import CardReader
     from vision.dice import DiceReader
     from vision.motion import RestDetector
