@@ -264,38 +264,43 @@ def _edge_cards(planes: _Planes, roi: tuple[slice, slice], blob: NDArray[Any],
                 shape: tuple[int, ...]) -> list[NDArray[Any]]:
     """Whole cards closed off by the image's edges inside a refused outline: where glare or a
     pale table is as white as the card, the card's edge is still a step in brightness or
-    colour. Each region the edges enclose is made convex (the edges of the index and of a
-    border line notch it) and judged as a card."""
+    colour. Each region the edges enclose is judged as a card (the largest one at a place:
+    a court card's frame encloses a card-shaped region too)."""
     image = cv2.GaussianBlur(planes.image[roi], (3, 3), 0)
-    edges = cv2.dilate(cv2.Canny(image, *EDGES), np.ones((3, 3), np.uint8))
+    edges = cv2.bitwise_and(cv2.dilate(cv2.Canny(image, *EDGES), np.ones((3, 3), np.uint8)),
+                            blob)
     inside = cv2.morphologyEx(cv2.bitwise_and(blob, cv2.bitwise_not(edges)), cv2.MORPH_OPEN,
                               np.ones((3, 3), np.uint8))
     # a card's inside is a hole in the table's region: every region, not just outer ones
     regions, hierarchy = cv2.findContours(inside, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
-    if hierarchy is None:
-        return []
+    candidates = [] if hierarchy is None else [
+        r for r, parent in zip(regions, hierarchy[0][:, 3], strict=True) if parent == -1]
     found: list[NDArray[Any]] = []
-    for region, parent in zip(regions, hierarchy[0][:, 3], strict=True):
-        if parent != -1 or cv2.contourArea(region) < 0.5 * min_area:
+    for candidate in candidates:
+        if cv2.contourArea(candidate) < 0.5 * min_area:
             continue
         one: NDArray[Any] = np.zeros_like(inside)
-        cv2.drawContours(one, [region], -1, 255, -1)
+        cv2.drawContours(one, [candidate], -1, 255, -1)
         # cut thin bridges through gaps in the edges, then back out to the edges' middle
         one = cv2.morphologyEx(one, cv2.MORPH_OPEN, np.ones((9, 9), np.uint8))
         one = cv2.dilate(one, np.ones((3, 3), np.uint8))
         parts, _ = cv2.findContours(one, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE,
                                     offset=offset)
         for part in parts:
-            # the edges of the index (and of a border line beside it) bite into the
+            # the edges of the index (and of a border line beside it) bite into a
             # region's corners: its convex hull is judged
             area = cv2.contourArea(part)
             hull = cv2.convexHull(part)
             if area < min_area or area < SOLID * cv2.contourArea(hull):
                 continue
             quad = judge(_dense(hull), shape)
-            if (not isinstance(quad, str) and not _near_edge(quad, shape)
-                    and _same(found, quad) is None):
+            if isinstance(quad, str) or _near_edge(quad, shape):
+                continue
+            same = _same(found, quad)
+            if same is None:
                 found.append(quad)
+            elif cv2.contourArea(quad) > cv2.contourArea(found[same]):
+                found[same] = quad
     return found
 
 
@@ -306,8 +311,9 @@ LIKE_CARD = 0.02
 
 def _like_card(planes: _Planes, roi: tuple[slice, slice], blob: NDArray[Any],
                cards: list[NDArray[Any]], offset: tuple[int, int]) -> float:
-    """How much of the outline, away from the cards found in it, has a card's own colour
-    (another card of a fan; glare as white as a card), relative to the smallest card."""
+    """How much of the outline, away from the cards found in it and unlike the table, has a
+    card's own colour (another card of a fan; glare as white as a card), relative to the
+    smallest card."""
     lab = planes.lab[roi]
     covered: NDArray[Any] = np.zeros_like(blob)
     worst = 0.0
@@ -315,6 +321,9 @@ def _like_card(planes: _Planes, roi: tuple[slice, slice], blob: NDArray[Any],
         cv2.fillConvexPoly(covered, np.round(q - offset).astype(np.int32), 255)
     away = cv2.bitwise_and(blob, cv2.bitwise_not(cv2.dilate(covered, np.ones((25, 25),
                                                                              np.uint8))))
+    # colourless: a pale table may have a card's colour within these bounds, not its lack
+    # of colour (the saturation of WHITE_LEVELS[1])
+    away = cv2.bitwise_and(away, planes.white(1, roi))
     for q in cards:
         card: NDArray[Any] = np.zeros_like(blob)
         cv2.fillConvexPoly(card, np.round(q - offset).astype(np.int32), 255)
