@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from companion.clock import start_clock
 from companion.config import user_data_dir
 from companion.engine import Game
 from companion.games import find, load_all
@@ -211,6 +212,9 @@ def _run(session: Session, args: argparse.Namespace, announcer: Any) -> int:
         spec = getattr(args, role)
         if spec not in {"keyboard", "virtual"}:
             sources.append(open_source(spec, role))
+    clock = start_clock(session)  # a Time Limit Game's agreed hour
+    if clock is not None:
+        sources.append(clock)
     try:
         return run(session, sources)
     finally:

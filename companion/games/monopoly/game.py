@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any, ClassVar
 
+from companion.clock import parse_hour
 from companion.engine import Action, Draw, Game, GameSpec, IllegalAction, Option, State, Throw
 from companion.games.monopoly import actions as A
 from companion.games.monopoly.edition import Edition, load_edition
@@ -42,8 +43,8 @@ class Monopoly(Game):
             Option("end_turn", "auto", "auto: the turn passes once the throw is resolved;"
                    " manual: the player says end (after building, trading...)",
                    ("auto", "manual")),
-            Option("end_time", "", "Time Limit Game: the agreed hour (for the record; say"
-                   " 'time up' when it comes)"),
+            Option("end_time", "", "Time Limit Game: the agreed hour, HH:MM; the companion"
+                   " says 'time up' then (or say it yourself)"),
         ),
         house_rules=HOUSE_RULES,
         default_players=("Car", "Hat"),
@@ -57,6 +58,12 @@ class Monopoly(Game):
     def __init__(self, players: Any, options: Any = None) -> None:
         super().__init__(players, options)
         self.edition: Edition = load_edition(str(self.options["edition"]))
+        end_time = str(self.options["end_time"] or "")
+        if end_time:
+            if self.options["variant"] != "time-limit":
+                raise ValueError("end_time is the agreed hour of the Time Limit Game: add "
+                                 "--variant time-limit")
+            parse_hour(end_time)  # refuses what is not an hour
 
     def new_state(self) -> MonopolyState:
         return MonopolyState(self, self.edition)
