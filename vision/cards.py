@@ -307,6 +307,9 @@ def _edge_cards(planes: _Planes, roi: tuple[slice, slice], blob: NDArray[Any],
 # the most of a refused outline, away from the cards found in it, that may have a card's
 # colour (relative to a card's area) for the cards found by edges to be kept
 LIKE_CARD = 0.02
+# the least of a refused outline, beyond the cards found in it by edges, for them to be kept
+# (relative to a card's area)
+JOINED = 0.2
 
 
 def _like_card(planes: _Planes, roi: tuple[slice, slice], blob: NDArray[Any],
@@ -376,27 +379,29 @@ def _part(planes: _Planes, contour: NDArray[Any], min_area: float, shape: tuple[
                     found.append(quad)
                 elif cv2.contourArea(quad) > cv2.contourArea(found[same]):
                     found[same] = quad
-    more = True if evidence is None else _more(evidence, found, (x0, y0))
+    more = True if evidence is None else _rest(evidence, found, (x0, y0)) > 0.25
     if more and edges:
         # glare or a pale table joined to the card so closely that no whiteness parts them:
-        # the image's edges may; what they find is kept only if nothing else in the outline
-        # has a card's colour (the rest of a fan)
+        # the image's edges may. What they find is kept only if the outline holds more
+        # than the cards (the glare or table that was joined to them: else the edges only
+        # gave a convex outline to cards the shape tests refused, such as two cards lying
+        # almost on each other) and none of that has a card's colour (the rest of a fan)
         by_edges = [q for q in _edge_cards(planes, roi, blob, (x0, y0), min_area, shape)
                     if _same(found, q) is None]
-        if by_edges and _like_card(planes, roi, blob, found + by_edges,
-                                   (x0, y0)) <= LIKE_CARD:
+        if (by_edges and _rest(blob, found + by_edges, (x0, y0)) >= JOINED
+                and _like_card(planes, roi, blob, found + by_edges, (x0, y0)) <= LIKE_CARD):
             return found, by_edges, False
     return found, [], more
 
 
-def _more(evidence: NDArray[Any], cards: list[NDArray[Any]], offset: tuple[int, int]) -> bool:
-    """Whether the evidence holds a quarter card or more besides the cards."""
-    covered: NDArray[Any] = np.zeros_like(evidence)
+def _rest(mask: NDArray[Any], cards: list[NDArray[Any]], offset: tuple[int, int]) -> float:
+    """How much of the mask lies beyond the cards, relative to the smallest card's area."""
+    covered: NDArray[Any] = np.zeros_like(mask)
     for q in cards:
         cv2.fillConvexPoly(covered, np.round(q - offset).astype(np.int32), 255)
     covered = cv2.dilate(covered, np.ones((7, 7), np.uint8))
-    rest = cv2.countNonZero(cv2.bitwise_and(evidence, cv2.bitwise_not(covered)))
-    return bool(rest > 0.25 * min(cv2.contourArea(q) for q in cards))
+    rest = cv2.countNonZero(cv2.bitwise_and(mask, cv2.bitwise_not(covered)))
+    return float(rest / min(cv2.contourArea(q) for q in cards))
 
 
 def find_cards(image: NDArray[Any], min_area: float, edges: bool = True) -> tuple[
