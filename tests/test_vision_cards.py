@@ -201,3 +201,40 @@ def test_cards_lying_almost_on_each_other_are_not_misreported(
     assert len(seen.cards) + len(seen.refused) == 1
     for card in seen.cards:
         assert str(card.card) == "KS" or card.confidence < 0.9, card
+
+
+# Own validation scenes (seeds from 600,000: never held-out) on light wood where a card is
+# joined to glare (600059) or to a pale table (600739, 601304) so closely that no whiteness
+# level parts them; the image's edges do.
+@pytest.mark.parametrize("seed", [600059, 600739, 601304])
+def test_card_joined_to_glare_or_a_pale_table_is_found_by_its_edges(reader: CardReader,
+                                                                     seed: int) -> None:
+    scene = make_scene(np.random.default_rng(seed))
+    assert scene.background == "light wood"
+    truth = sorted(str(p.card) for p in scene.cards)
+    by_colour = reader.faces(scene.image, edges=False)[0]
+    assert len(by_colour) < len(truth)  # the reader without edges misses a card
+    _, _, _, _, by_edges = reader.faces(scene.image)
+    assert any(by_edges)
+    seen = reader.read(scene.image)
+    assert sorted(str(c.card) for c in seen.cards) == truth
+    assert seen.refused == []
+
+
+# Validation fans (VAL_SEED.. and own seeds from 600,000) in which the image's edges close off
+# a card-shaped region: two cards lying almost on each other, or the top card of a fan.
+@pytest.mark.parametrize("seed", [500047, 600072, 600077, 600149, 600225, 610079, 610261])
+def test_fans_that_the_edges_close_off_as_one_card_are_refused(reader: CardReader,
+                                                               seed: int) -> None:
+    scene = make_scene(np.random.default_rng(seed), overlap=True)
+    seen = reader.read(scene.image)
+    assert seen.cards == []
+    assert seen.refused
+
+
+def test_validation_fans_yield_no_card(reader: CardReader) -> None:
+    from vision.train.train_cards import VAL_SEED
+
+    for seed in range(VAL_SEED, VAL_SEED + 40):
+        seen = reader.read(make_scene(np.random.default_rng(seed), overlap=True).image)
+        assert seen.cards == [], seed
