@@ -227,7 +227,7 @@ class DiceReader:
         work = image
         if factor != 1.0:
             # a mild reduction is as good bilinear and five times cheaper than INTER_AREA
-            mode = cv2.INTER_LINEAR if factor >= 0.75 else cv2.INTER_AREA
+            mode = cv2.INTER_LINEAR if 0.75 <= factor < 1 else cv2.INTER_AREA
             work = cv2.resize(image, (round(w * factor), round(h * factor)), interpolation=mode)
         step = self.candidate_step
         dist = distance_map(work, step)
