@@ -330,10 +330,7 @@ def _like_card(planes: _Planes, roi: tuple[slice, slice], blob: NDArray[Any],
     for q in cards:
         card: NDArray[Any] = np.zeros_like(blob)
         cv2.fillConvexPoly(card, np.round(q - offset).astype(np.int32), 255)
-        face = np.median(lab[cv2.erode(card, np.ones((9, 9), np.uint8)) > 0], axis=0)
-        low = np.clip(face - [12, 5, 5], 0, 255).astype(np.uint8)
-        high = np.clip(face + [12, 5, 5], 0, 255).astype(np.uint8)
-        like = cv2.bitwise_and(cv2.inRange(lab, low, high), away)
+        like = cv2.bitwise_and(_like_face(lab, card), away)
         worst = max(worst, cv2.countNonZero(like) / max(cv2.countNonZero(card), 1))
     return worst
 
@@ -387,11 +384,38 @@ def _part(planes: _Planes, contour: NDArray[Any], min_area: float, shape: tuple[
         # gave a convex outline to cards the shape tests refused, such as two cards lying
         # almost on each other) and none of that has a card's colour (the rest of a fan)
         by_edges = [q for q in _edge_cards(planes, roi, blob, (x0, y0), min_area, shape)
-                    if _same(found, q) is None]
+                    if _same(found, q) is None and _touching(planes, q) <= TOUCHING]
         if (by_edges and _rest(blob, found + by_edges, (x0, y0)) >= JOINED
                 and _like_card(planes, roi, blob, found + by_edges, (x0, y0)) <= LIKE_CARD):
             return found, by_edges, False
     return found, [], more
+
+
+# the most of a ring just outside a card found by edges (6..10 px) that may have the card's
+# own colour: more is another card under or beside it (the rest of a fan)
+TOUCHING = 0.03
+
+
+def _touching(planes: _Planes, quad: NDArray[Any]) -> float:
+    """The share of a ring 6..10 px outside the quad that has the card's own colour."""
+    x, y, w, h = cv2.boundingRect(np.round(quad).astype(np.int32))
+    x0, y0 = max(x - 12, 0), max(y - 12, 0)
+    x1, y1 = min(x + w + 12, planes.lab.shape[1]), min(y + h + 12, planes.lab.shape[0])
+    card: NDArray[Any] = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillConvexPoly(card, np.round(quad - [x0, y0]).astype(np.int32), 255)
+    ring = cv2.bitwise_and(cv2.dilate(card, np.ones((21, 21), np.uint8)),
+                           cv2.bitwise_not(cv2.dilate(card, np.ones((13, 13), np.uint8))))
+    like = cv2.bitwise_and(ring, _like_face(planes.lab[y0:y1, x0:x1], card))
+    return float(cv2.countNonZero(like) / max(cv2.countNonZero(ring), 1))
+
+
+def _like_face(lab: NDArray[Any], card: NDArray[Any]) -> NDArray[Any]:
+    """The pixels within a card face's colour (median of its inside) in Lab."""
+    face = np.median(lab[cv2.erode(card, np.ones((9, 9), np.uint8)) > 0], axis=0)
+    low = np.clip(face - [12, 5, 5], 0, 255).astype(np.uint8)
+    high = np.clip(face + [12, 5, 5], 0, 255).astype(np.uint8)
+    out: NDArray[Any] = cv2.inRange(lab, low, high)
+    return out
 
 
 def _rest(mask: NDArray[Any], cards: list[NDArray[Any]], offset: tuple[int, int]) -> float:
