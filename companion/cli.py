@@ -180,6 +180,7 @@ def cmd_play(argv: list[str]) -> int:
     players = _players(cls, args.players)
     game, files = build_game(cls, players, options)
     tags = _tags(args)
+    sources = _sources(args)  # a bad source spec is refused before any journal is made
     path = Path(args.journal) if args.journal else new_journal_path(cls.spec.name)
     if path.exists() and holds_a_game(path):
         raise ValueError(f"{path} already holds a game: use 'companion resume --journal {path}'")
@@ -187,7 +188,7 @@ def cmd_play(argv: list[str]) -> int:
     session = Session.start(game, Journal(path), announcer, seed=args.seed,
                             auto_chance=_auto_chance(args), config=files, tags=tags)
     print(f"(journal: {path})", file=sys.stderr)
-    return _run(session, args, announcer)
+    return _run(session, sources, announcer)
 
 
 def cmd_resume(argv: list[str]) -> int:
@@ -198,20 +199,28 @@ def cmd_resume(argv: list[str]) -> int:
     if not holds_a_game(path):
         raise JournalError(f"no saved game at {path}")
     tags = _tags(args)
+    sources = _sources(args)
     announcer = _announcer(args)
     session = Session.resume(Journal(path), announcer, tags=tags)
     print(f"(journal: {path})", file=sys.stderr)
-    return _run(session, args, announcer)
+    return _run(session, sources, announcer)
 
 
-def _run(session: Session, args: argparse.Namespace, announcer: Any) -> int:
-    from companion.loop import KeyboardSource, run
+def _sources(args: argparse.Namespace) -> list[Source]:
+    """The keyboard and the devices asked for; they open only when the loop starts them."""
+    from companion.loop import KeyboardSource
 
     sources: list[Source] = [KeyboardSource()]
     for role in ("dice", "cards", "board"):
         spec = getattr(args, role)
         if spec not in {"keyboard", "virtual"}:
             sources.append(open_source(spec, role))
+    return sources
+
+
+def _run(session: Session, sources: list[Source], announcer: Any) -> int:
+    from companion.loop import run
+
     clock = start_clock(session)  # a Time Limit Game's agreed hour
     if clock is not None:
         sources.append(clock)

@@ -61,6 +61,15 @@ def test_play_refuses_an_existing_journal(monkeypatch, capsys, tmp_path):
     assert code == 2
 
 
+def test_a_bad_input_source_is_refused_before_a_journal_is_made(capsys, tmp_path):
+    journal = tmp_path / "g.sqlite"
+    for spec, says in (("camera:0?zoom", "unknown camera option 'zoom'"),
+                       ("telepathy:1", "unknown input source")):
+        code, _, err = run(capsys, "play", "snakes", "--dice", spec, "--journal",
+                           str(journal))
+        assert code == 2 and says in err and not journal.exists()
+
+
 def test_unknown_game_and_option_are_clear_errors(capsys):
     code, _, err = run(capsys, "play", "tiddlywinks")
     assert code == 2 and "no game called 'tiddlywinks'" in err
