@@ -42,6 +42,8 @@ from vision.pips import count_pips
 
 MODEL_PATH = Path(__file__).resolve().parent / "models" / "dice.npz"
 OFFSET = 0.4  # extra candidates this many die sizes from each peak
+THRESHOLD = 10.0  # the least centre-surround response of a candidate when reading ...
+LIMIT = 200  # ... and the most candidates (tray photos in the train split have up to 140)
 PEAK_WINDOW = {1: 7, 2: 3}  # local-maximum window per candidate step (pixels of that copy)
 OFFSET_MIN_SIZE = 33  # ... of at least this size (working pixels) when reading
 DIE_SIDE = 32.0  # median Die.size (working pixels) on the photos the model learned from
@@ -76,8 +78,19 @@ class Die:
                 "confidence": round(self.confidence, 3)}
 
 
-def find_peaks(work: NDArray[Any], step: int = 1, threshold: float = 10.0,
-               limit: int = 200) -> list[tuple[float, float, float]]:
+def _sizes(step: int) -> tuple[int, ...]:
+    """The candidate sizes on a copy 1/step the size of the working image."""
+    return tuple(max(3, round(s / step)) for s in SCALES)
+
+
+def _ring(step: int) -> int:
+    """How far inside a window the response equals the whole map's: the largest candidate's
+    surround and the local-maximum window."""
+    return max(_sizes(step)) + PEAK_WINDOW[step] // 2 + 1
+
+
+def find_peaks(work: NDArray[Any], step: int = 1, threshold: float = THRESHOLD,
+               limit: int = LIMIT) -> list[Point]:
     """Candidate centres and sizes in working pixels (no offset points). ``step`` 2 finds them
     on a half-size copy (background, response and peaks all cost a quarter). Reading uses a
     higher bar than training, which wants more hard negatives; up to 200 peaks (tray photos
@@ -93,8 +106,8 @@ def distance_map(work: NDArray[Any], step: int = 1) -> NDArray[Any]:
     return background_distance(cv2.cvtColor(work, cv2.COLOR_BGR2LAB))
 
 
-def busy_peaks(dist: NDArray[Any], step: int = 1, threshold: float = 10.0, limit: int = 200,
-               fast: bool = False) -> list[tuple[float, float, float]]:
+def busy_peaks(dist: NDArray[Any], step: int = 1, threshold: float = THRESHOLD,
+               limit: int = LIMIT, fast: bool = False) -> list[Point]:
     """peaks_in, searched only in windows around the places that could make a peak: a dice
     throw on a plain table leaves most of the frame without any. The same peaks, because:
     a peak's response is 4/3 (inner box mean - ring mean) > threshold, so its inner box (side
@@ -104,11 +117,9 @@ def busy_peaks(dist: NDArray[Any], step: int = 1, threshold: float = 10.0, limit
     windows reach the largest ring beyond the largest inner box around every such square,
     and only peaks whose ring lies inside their window count. A frame busy all over (a
     crowded tray, a patterned cloth) is searched whole."""
-    peak = PEAK_WINDOW[step]
-    scales = tuple(max(3, round(s / step)) for s in SCALES)
+    scales = _sizes(step)
     kmax, cell = max(scales), max(3, min(scales) // 2)
-    exact = kmax + peak // 2 + 1  # this far inside a window, its response is the whole map's
-    margin = int(np.ceil((kmax + cell) * 0.71)) + exact  # + half the boxes' diagonals
+    margin = int(np.ceil((kmax + cell) * 0.71)) + _ring(step)  # + half the boxes' diagonals
     h, w = dist.shape
     # a c x c mean above 3/4 x k^2 / (ceil(k / c)^2 c^2) of the threshold (1/2 for the
     # reader's sizes), less a tenth for fixed-point rounding
@@ -127,9 +138,7 @@ def _window_peaks(dist: NDArray[Any], blocks: NDArray[Any], margin: int, step: i
     """The peaks of ``dist`` in windows around the marked BLOCK x BLOCK blocks (grown by
     ``margin`` pixels), with the response of the whole map: a window's peaks nearer its edge
     than the largest ring are dropped. The whole map when the windows would cover most of it."""
-    peak = PEAK_WINDOW[step]
-    scales = tuple(max(3, round(s / step)) for s in SCALES)
-    exact = max(scales) + peak // 2 + 1  # this far inside a window, its response is exact
+    exact = _ring(step)
     h, w = dist.shape
     grow = 2 * -(-margin // BLOCK) + 1
     blocks = cv2.dilate(blocks, np.ones((grow, grow), np.uint8))
@@ -140,8 +149,8 @@ def _window_peaks(dist: NDArray[Any], blocks: NDArray[Any], margin: int, step: i
     for bx, by, bw, bh, _area in stats[1:count]:
         x0, y0 = int(bx) * BLOCK, int(by) * BLOCK
         x1, y1 = min(w, int(bx + bw) * BLOCK), min(h, int(by + bh) * BLOCK)
-        for c in candidates(dist[y0:y1, x0:x1], threshold=threshold, limit=limit, peak=peak,
-                            scales=scales, fast=fast):
+        for c in candidates(dist[y0:y1, x0:x1], threshold=threshold, limit=limit,
+                            peak=PEAK_WINDOW[step], scales=_sizes(step), fast=fast):
             inside = ((x0 == 0 or c.x >= exact) and (y0 == 0 or c.y >= exact)
                       and (x1 == w or x1 - x0 - 1 - c.x >= exact)
                       and (y1 == h or y1 - y0 - 1 - c.y >= exact))
@@ -152,14 +161,14 @@ def _window_peaks(dist: NDArray[Any], blocks: NDArray[Any], margin: int, step: i
             for (x, y), (_, size) in best]
 
 
-def peaks_in(dist: NDArray[Any], step: int = 1, threshold: float = 10.0, limit: int = 200,
-             fast: bool = False) -> list[tuple[float, float, float]]:
+def peaks_in(dist: NDArray[Any], step: int = 1, threshold: float = THRESHOLD,
+             limit: int = LIMIT, fast: bool = False) -> list[Point]:
     found = candidates(dist, threshold=threshold, limit=limit, peak=PEAK_WINDOW[step],
-                       scales=tuple(max(3, round(s / step)) for s in SCALES), fast=fast)
+                       scales=_sizes(step), fast=fast)
     return [((c.x + 0.5) * step - 0.5, (c.y + 0.5) * step - 0.5, c.size * step) for c in found]
 
 
-def offsets(x: float, y: float, size: float) -> list[tuple[float, float, float]]:
+def offsets(x: float, y: float, size: float) -> list[Point]:
     return [(x + dx * OFFSET * size, y + dy * OFFSET * size, size)
             for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))]
 
@@ -201,9 +210,6 @@ class DiceReader:
         reader.candidate_step = int(extra.get("candidate_step", 1))  # what it was trained on
 
         return reader
-
-    def peaks(self, work: NDArray[Any]) -> list[tuple[float, float, float]]:
-        return find_peaks(work, self.candidate_step)
 
     def read(self, image: NDArray[Any]) -> list[Die]:
         if image is None or image.ndim != 3 or image.shape[2] != 3 or min(image.shape[:2]) < 32:
@@ -311,9 +317,8 @@ class DiceReader:
             cx, cy = (x + 0.5) / step - 0.5, (y + 0.5) / step - 0.5
             blocks[max(0, int((cy - reach) // BLOCK)) : int((cy + reach) // BLOCK) + 1,
                    max(0, int((cx - reach) // BLOCK)) : int((cx + reach) // BLOCK) + 1] = 1
-        peak = PEAK_WINDOW[step]
-        margin = max(max(3, round(s / step)) for s in SCALES) + peak // 2 + 1
-        return sorted(p for p in _window_peaks(blank, blocks, margin, step, 10.0, 200, True)
+        return sorted(p for p in _window_peaks(blank, blocks, _ring(step), step, THRESHOLD,
+                                               LIMIT, True)
                       if any(np.hypot(p[0] - x, p[1] - y) <= SECOND_LOOK_REACH * 1.2 * s
                              for x, y, s in dice))
 

@@ -54,16 +54,10 @@ FIXED = 64  # fixed-point steps per unit of colour distance (fast=True)
 
 
 def candidates(dist: FloatImage, threshold: float = 6.0, limit: int = 120, peak: int = 7,
-               scales: tuple[int, ...] = SCALES, step: int = 1,
-               fast: bool = False) -> list[Candidate]:
-    """Peaks of the centre-surround response; ``step`` 2 computes it on a half-size copy
-    (four times cheaper; centres within a pixel or two). ``fast`` box-filters the distance
-    as 16-bit fixed point (1/64 steps), twice as fast as float and within a rounding of it;
-    the reader uses it, training keeps the float figures its weights were made from."""
-    if step > 1:
-        h, w = dist.shape
-        dist = cv2.resize(dist, (w // step, h // step), interpolation=cv2.INTER_AREA)
-        peak = max(3, round(peak / step) | 1)
+               scales: tuple[int, ...] = SCALES, fast: bool = False) -> list[Candidate]:
+    """Peaks of the centre-surround response. ``fast`` box-filters the distance as 16-bit
+    fixed point (1/64 steps), twice as fast as float and within a rounding of it; the reader
+    uses it, training keeps the float figures its weights were made from."""
     source = dist
     if fast:
         source = np.empty(dist.shape, np.uint16)
@@ -73,8 +67,7 @@ def candidates(dist: FloatImage, threshold: float = 6.0, limit: int = 120, peak:
     inner = np.empty(dist.shape, np.float32)
     outer = np.empty(dist.shape, np.float32)
     larger = np.empty(dist.shape, np.uint8)
-    for s in scales:
-        k = max(3, round(s / step))
+    for k in scales:
         cv2.boxFilter(source, cv2.CV_32F, (k, k), dst=inner)
         cv2.boxFilter(source, cv2.CV_32F, (2 * k, 2 * k), dst=outer,
                       borderType=cv2.BORDER_REFLECT)
@@ -82,16 +75,14 @@ def candidates(dist: FloatImage, threshold: float = 6.0, limit: int = 120, peak:
         # applied once, at the end
         cv2.subtract(inner, outer, dst=inner)
         cv2.compare(inner, best, cv2.CMP_GT, dst=larger)
-        best_scale[larger.view(bool)] = s
+        best_scale[larger.view(bool)] = k
         cv2.max(best, inner, dst=best)
     best *= 4 / 3 / FIXED if fast else 4 / 3
     peaks = (best == cv2.dilate(best, np.ones((peak, peak), np.uint8))) & (best > threshold)
     ys, xs = np.nonzero(peaks)
     order = np.argsort(-best[ys, xs])[:limit]
-    centre = (step - 1) / 2
-    return [Candidate(float(xs[i] * step + centre), float(ys[i] * step + centre),
-                      float(best_scale[ys[i], xs[i]]), float(best[ys[i], xs[i]]))
-            for i in order]
+    return [Candidate(float(xs[i]), float(ys[i]), float(best_scale[ys[i], xs[i]]),
+                      float(best[ys[i], xs[i]])) for i in order]
 
 
 def crop(image: NDArray[Any], x: float, y: float, size: float, angle: float = 0.0,
