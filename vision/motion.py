@@ -124,18 +124,16 @@ class RestDetector:
         agree = sum(1 for r in self._recent if r.same_as(reading) or (not r.dice
                                                                      and not reading.dice))
         share = agree / len(self._recent)
-        voted = None
         if agree < self.stable:
             voted = self._vote()
-            if voted is not None:
-                reading, share = voted
-        if agree < self.stable and voted is None:
-            if self._still == self.settle + self.give_up and not self._complained:
-                self._complained = True
-                self._moved = False  # the person types the values now, or rolls again
-                return [DeviceError(source=self.source, reason="I cannot read the dice "
-                                    "steadily. Type the values, please.")]
-            return []
+            if voted is None:
+                if self._still == self.settle + self.give_up and not self._complained:
+                    self._complained = True
+                    self._moved = False  # the person types the values now, or rolls again
+                    return [DeviceError(source=self.source, reason="I cannot read the dice "
+                                        "steadily. Type the values, please.")]
+                return []
+            reading, share = voted
         if not reading.dice or reading.same_as(self._reported):
             return []
         unsure = [d for d in reading.dice if d.confidence < self.unreadable]

@@ -110,15 +110,16 @@ class CameraSource:
     def __init__(self, target: str, role: str) -> None:
         if role not in ("dice", "cards"):
             raise ValueError(f"the camera reads dice or cards, not {role!r}")
-        target, _, options = target.partition("?")  # camera:0?preview, as pyserial's URLs
-        unknown = [o for o in options.split("&") if o and o != "preview"]
+        target, _, query = target.partition("?")  # camera:0?preview, as pyserial's URLs
+        options = [o for o in query.split("&") if o]
+        unknown = [o for o in options if o != "preview"]
         if unknown:
             raise ValueError(f"unknown camera option {unknown[0]!r} (known: preview)")
         self.target = target
         self.role = role
         self.name = f"camera:{target}"
         self.preview: Preview | None = None
-        if "preview" in options.split("&"):
+        if "preview" in options:
             draw = draw_dice if role == "dice" else draw_cards
             self.preview = Preview(f"Table Companion: {role} ({self.name})", draw)
         self._moving: Callable[[], bool] = lambda: False
