@@ -132,14 +132,10 @@ class DgtSource(ReconnectingSource):
         self.decoder.reset()
         self.settler.forget()
 
-    def _cannot_open(self, err: Exception) -> str:
-        return f"Cannot open the chess board on {self.url}: {err}. I will keep trying."
+    device = "chess board"
 
-    def _back(self) -> str:
-        return "The chess board is back."
-
-    def _unplugged(self) -> str:
-        return "The chess board is unplugged. Plug it back in; I am waiting."
+    def _port_name(self) -> str:
+        return f"the chess board on {self.url}"
 
     def _read(self, port: Any, emit: Emit) -> None:
         while not self._stop.is_set():

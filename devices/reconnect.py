@@ -49,14 +49,20 @@ class ReconnectingSource:
     def _forget(self) -> None:
         """Drop input half read when the port went away (never half-parse it)."""
 
+    device = "device"  # what the player calls it: "the dice device is back"
+
+    def _port_name(self) -> str:
+        """The port as said in "Cannot open ...": the URL unless a subclass words it."""
+        return self.url
+
     def _cannot_open(self, err: Exception) -> str:
-        return f"Cannot open {self.url}: {err}. I will keep trying."
+        return f"Cannot open {self._port_name()}: {err}. I will keep trying."
 
     def _back(self) -> str:
-        return "The device is back."
+        return f"The {self.device} is back."
 
     def _unplugged(self) -> str:
-        return "The device is unplugged. Plug it back in; I am waiting."
+        return f"The {self.device} is unplugged. Plug it back in; I am waiting."
 
     # --- the Source API and the loop ----------------------------------------------------
 

@@ -33,6 +33,7 @@ class SerialSource(ReconnectingSource):
     ) -> None:
         super().__init__(url, f"serial:{url}", opener, retry_seconds)
         self.role = role
+        self.device = f"{role} device"
         self.baudrate = baudrate
         self.decoder = LineDecoder(self.name)
 
@@ -56,14 +57,8 @@ class SerialSource(ReconnectingSource):
     def _forget(self) -> None:
         self.decoder.reset()
 
-    def _cannot_open(self, err: Exception) -> str:
-        return f"Cannot open {describe_port(self.url)}: {err}. I will keep trying."
-
-    def _back(self) -> str:
-        return f"The {self.role} device is back."
-
-    def _unplugged(self) -> str:
-        return f"The {self.role} device is unplugged. Plug it back in; I am waiting."
+    def _port_name(self) -> str:
+        return describe_port(self.url)
 
 
 def open_source(target: str, role: str) -> SerialSource:
