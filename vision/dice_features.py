@@ -62,27 +62,29 @@ def candidates(dist: FloatImage, threshold: float = 6.0, limit: int = 120, peak:
     if fast:
         source = np.empty(dist.shape, np.uint16)
         np.multiply(np.minimum(dist, 65535 / FIXED), FIXED, out=source, casting="unsafe")
-    best = np.full(dist.shape, -1e9, np.float32)
-    best_scale = np.zeros(dist.shape, np.float32)
-    inner = np.empty(dist.shape, np.float32)
+    # each size's response is kept, and the size of a peak is read off at the peaks only:
+    # marking the best size at every pixel cost twice the box filters (the first of the
+    # sizes that tie wins, as argmax gives)
+    response = np.empty((len(scales), *dist.shape), np.float32)
     outer = np.empty(dist.shape, np.float32)
-    larger = np.empty(dist.shape, np.uint8)
-    for k in scales:
-        cv2.boxFilter(source, cv2.CV_32F, (k, k), dst=inner)
+    for i, k in enumerate(scales):
+        cv2.boxFilter(source, cv2.CV_32F, (k, k), dst=response[i])
         cv2.boxFilter(source, cv2.CV_32F, (2 * k, 2 * k), dst=outer,
                       borderType=cv2.BORDER_REFLECT)
         # the box minus the mean of the ring around it is 4/3 (inner - outer): the factor is
         # applied once, at the end
-        cv2.subtract(inner, outer, dst=inner)
-        cv2.compare(inner, best, cv2.CMP_GT, dst=larger)
-        best_scale[larger.view(bool)] = k
-        cv2.max(best, inner, dst=best)
+        cv2.subtract(response[i], outer, dst=response[i])
+    best = response[0].copy()
+    for i in range(1, len(scales)):
+        cv2.max(best, response[i], dst=best)
     best *= 4 / 3 / FIXED if fast else 4 / 3
     peaks = (best == cv2.dilate(best, np.ones((peak, peak), np.uint8))) & (best > threshold)
     ys, xs = np.nonzero(peaks)
     order = np.argsort(-best[ys, xs])[:limit]
-    return [Candidate(float(xs[i]), float(ys[i]), float(best_scale[ys[i], xs[i]]),
-                      float(best[ys[i], xs[i]])) for i in order]
+    ys, xs = ys[order], xs[order]
+    size = np.asarray(scales)[response[:, ys, xs].argmax(axis=0)]
+    return [Candidate(float(x), float(y), float(k), float(best[y, x]))
+            for x, y, k in zip(xs, ys, size, strict=True)]
 
 
 def crop(image: NDArray[Any], x: float, y: float, size: float, angle: float = 0.0,
