@@ -9,6 +9,8 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
+CONFIRM_BELOW = 0.9  # readings less sure than this are confirmed before they count
+
 
 def now() -> float:
     return time.monotonic()
@@ -17,7 +19,7 @@ def now() -> float:
 @dataclass(frozen=True)
 class Observation:
     source: str  # "keyboard", "serial:/dev/ttyUSB0", "camera:0", "dgt:loop://"
-    confidence: float = 1.0  # 0..1; below a game's threshold the companion asks to confirm
+    confidence: float = 1.0  # 0..1; below CONFIRM_BELOW the session asks to confirm
     time: float = field(default_factory=now)
     player: str | None = None  # who it is from, when the source knows (a seat, a prefix)
 

@@ -34,6 +34,7 @@ from companion.engine import (
 from companion.games import find
 from companion.journal import ACTION, CORRECT, REFUSED, UNDO, Journal
 from companion.observations import (
+    CONFIRM_BELOW,
     ButtonPressed,
     DeviceError,
     DeviceHello,
@@ -71,7 +72,6 @@ def game_from_meta(meta: Mapping[str, Any]) -> Game:
     return game
 
 
-CONFIRM_BELOW = 0.9  # readings less sure than this are confirmed before they count
 CHANCE_ACTIONS = (Throw, Draw, Shuffle)
 
 
