@@ -43,6 +43,11 @@ class ConvNet:
         self.classes = classes
 
     @property
+    def channels(self) -> int:
+        """Input channels (the first layer's weights are rows of 3x3xchannels)."""
+        return int(self.params["c0"].shape[0]) // 9
+
+    @property
     def depth(self) -> int:
         return sum(1 for k in self.params if k.startswith("cb"))
 

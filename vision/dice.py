@@ -388,9 +388,9 @@ class DiceReader:
         return [p for p in points
                 if x0 <= p[0] / factor + left <= x1 and y0 <= p[1] / factor + top <= y1]
 
-    @staticmethod
-    def _inputs(work: NDArray[Any], points: list[Point]) -> NDArray[Any]:
-        return net_inputs(np.stack([crop(work, x, y, s) for x, y, s in points]))
+    def _inputs(self, work: NDArray[Any], points: list[Point]) -> NDArray[Any]:
+        return net_inputs(np.stack([crop(work, x, y, s) for x, y, s in points]),
+                          self.net.channels)
 
     @staticmethod
     def _near(point: Point, dice: list[Point]) -> bool:

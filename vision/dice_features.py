@@ -144,13 +144,13 @@ _DISC = (np.hypot(_XX, _YY) < CROP * 0.42).astype(np.float32)
 NET_SIDE = 40  # 32 before: small dice keep their pips (val, 8 views: 96.8% -> 98.4%)
 
 
-def net_input(patch_bgr: NDArray[Any]) -> FloatImage:
+def net_input(patch_bgr: NDArray[Any], channels: int = 2) -> FloatImage:
     """The convolutional classifier's input for one crop (see net_inputs)."""
-    out: FloatImage = net_inputs(patch_bgr[None])[0]
+    out: FloatImage = net_inputs(patch_bgr[None], channels)[0]
     return out
 
 
-def net_inputs(patches: NDArray[Any]) -> FloatImage:
+def net_inputs(patches: NDArray[Any], channels: int = 2) -> FloatImage:
     """The convolutional classifier's inputs for CROP x CROP colour crops (n, CROP, CROP, 3):
     each die turned square, 40x40, two channels (grey level, colour distance from the face),
     each standardised; (n, 40, 40, 2).
@@ -160,7 +160,7 @@ def net_inputs(patches: NDArray[Any]) -> FloatImage:
     the disc that weighs the orientation) in about half the time."""
     n = len(patches)
     if n == 0:
-        return np.zeros((0, NET_SIDE, NET_SIDE, 2), np.float32)
+        return np.zeros((0, NET_SIDE, NET_SIDE, channels), np.float32)
     patches = np.ascontiguousarray(patches, np.uint8)
     grey = cv2.cvtColor(patches.reshape(n * CROP, CROP, 3), cv2.COLOR_BGR2GRAY)
     grey = grey.astype(np.float32)
@@ -189,8 +189,11 @@ def net_inputs(patches: NDArray[Any]) -> FloatImage:
     face = np.median(lab[:, q : NET_SIDE - q, q : NET_SIDE - q].reshape(n, -1, 3), axis=1)
     diff = lab - face.astype(np.float32)[:, None, None, :]
     contrast = np.sqrt((diff * diff) @ _LAB_WEIGHTS)
-    out: FloatImage = np.empty((n, NET_SIDE, NET_SIDE, 2), np.float32)
+    out: FloatImage = np.empty((n, NET_SIDE, NET_SIDE, channels), np.float32)
     for i in range(n):
         out[i, ..., 0] = _standardise(grey40[i])
         out[i, ..., 1] = _standardise(contrast[i])
+        if channels == 4:  # a* and b*: red pips on a dark die hardly show in the other two
+            out[i, ..., 2] = _standardise(lab[i, ..., 1])
+            out[i, ..., 3] = _standardise(lab[i, ..., 2])
     return out
