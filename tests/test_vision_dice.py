@@ -178,8 +178,8 @@ def _crop_by_crop(patch: np.ndarray) -> np.ndarray:
     face = np.median(lab[q : NET_SIDE - q, q : NET_SIDE - q].reshape(-1, 3), axis=0)
     diff = lab - face.astype(np.float32)
     contrast = np.sqrt((diff * diff) @ np.array([1.0, 2.0, 2.0], np.float32))
-    out = np.empty((NET_SIDE, NET_SIDE, 2), np.float32)
-    for channel, plane in enumerate((grey, contrast)):
+    out = np.empty((NET_SIDE, NET_SIDE, 4), np.float32)
+    for channel, plane in enumerate((grey, contrast, lab[..., 1], lab[..., 2])):
         mean, std = cv2.meanStdDev(plane)
         out[..., channel] = (plane - float(mean[0, 0])) / (float(std[0, 0]) + 4.0)
     return out
@@ -195,7 +195,8 @@ def test_crops_read_as_a_batch_equal_crops_read_one_by_one() -> None:
     photo = _train_photo("IMG_20191208_111628.jpg")
     image = imread(photo.path)
     patches = np.stack([crop(image, x, y, s) for x, y, s in find_peaks(image)[:40]])
-    batch = net_inputs(patches)
+    batch = net_inputs(patches, 4)
+    assert np.array_equal(net_inputs(patches, 2), batch[..., :2])
     for patch, got in zip(patches, batch, strict=True):
         assert np.array_equal(got, _crop_by_crop(patch))
 

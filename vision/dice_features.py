@@ -152,12 +152,15 @@ def net_input(patch_bgr: NDArray[Any], channels: int = 2) -> FloatImage:
 
 def net_inputs(patches: NDArray[Any], channels: int = 2) -> FloatImage:
     """The convolutional classifier's inputs for CROP x CROP colour crops (n, CROP, CROP, 3):
-    each die turned square, 40x40, two channels (grey level, colour distance from the face),
-    each standardised; (n, 40, 40, 2).
+    each die turned square, 40x40, in ``channels`` channels, each standardised: the grey
+    level and the colour distance from the face, and for 4 the Lab a* and b* as well;
+    (n, 40, 40, channels). The model file says which (ConvNet.channels).
 
     The crops are stacked into one tall image for the per-pixel steps, which gives the same
     figures as crop by crop (the Sobel rows that cross from one crop into the next lie outside
     the disc that weighs the orientation) in about half the time."""
+    if channels not in (2, 4):
+        raise ValueError(f"the dice network takes 2 or 4 input channels, not {channels}")
     n = len(patches)
     if n == 0:
         return np.zeros((0, NET_SIDE, NET_SIDE, channels), np.float32)
