@@ -328,3 +328,18 @@ def test_crops_read_in_small_batches_as_in_one() -> None:
     x = np.random.default_rng(0).standard_normal((70, NET_SIDE, NET_SIDE, net.channels))
     x = x.astype(np.float32)
     assert np.allclose(net.probabilities(x), net.probabilities(x, batch=70), atol=1e-6)
+
+
+def test_cross_validation_folds_are_whole_blocks_of_train_photos() -> None:
+    from vision.train.cv_dice import folds
+
+    parts = folds(4)
+    train = [p.name for p in photos_in("train")]
+    names = [p.name for part in parts for p in part]
+    assert sorted(names) == sorted(train) and len(set(names)) == len(train)
+    for part in parts:  # whole blocks of five consecutive photos (the same dice thrown again)
+        assert len(part) % 5 == 0
+        for i in range(0, len(part), 5):
+            block = [p.name for p in part[i : i + 5]]
+            start = train.index(block[0])
+            assert block == train[start : start + 5] and start % 5 == 0

@@ -1,5 +1,5 @@
 """Cross-validate the dice recipe on the train photos: a measure that the validation photos
-can no longer give (the reader reads 186 of their 188 dice).
+can no longer give (the readers read 185 or 186 of their 188 dice).
 
     python -m vision.train.cv_dice [--folds 4] [--fold F] [--channels 2|4] [--out DIR]
     python -m vision.train.cv_dice --score DIR        # score saved fold models again
