@@ -75,15 +75,17 @@ class ConvNet:
         return np.concatenate(out).astype(np.float32)
 
     def save(self, path: Path, **extra: Array) -> None:
-        arrays: dict[str, NDArray[Any]] = {k: v.astype(np.float16)
-                                           for k, v in self.params.items()}
+        # in sorted order, so that a file written after training and one written again from
+        # loaded weights hold the same bytes
+        arrays: dict[str, NDArray[Any]] = {k: self.params[k].astype(np.float16)
+                                           for k in sorted(self.params)}
         arrays.update(extra)
         np.savez_compressed(path, classes=np.array(self.classes), **arrays)  # type: ignore[arg-type]
 
     @classmethod
     def load(cls, path: Path) -> tuple[ConvNet, dict[str, Array]]:
         with np.load(path, allow_pickle=False) as data:
-            names = {k for k in data.files if re.fullmatch(r"c\d+|cb\d+|fc|fcb", k)}
+            names = sorted(k for k in data.files if re.fullmatch(r"c\d+|cb\d+|fc|fcb", k))
             params = {k: data[k].astype(np.float32) for k in names}
             extra = {k: data[k] for k in data.files if k not in names and k != "classes"}
             net = cls(params, tuple(str(c) for c in data["classes"]))
