@@ -39,11 +39,12 @@ EPOCHS = 6
 WIDTHS = (24, 48, 48)
 # grey level and colour distance from the face, plus a* and b*: red pips on a dark die hardly
 # show in the first two. Cross-validated on the train photos (vision/train/cv_dice.py):
-# 92.2% per die with two channels, 95.6% with four (wrong values 54 -> 21 of 1,059 dice)
+# 92.2% per die with two channels, 95.6% with four (wrong values 54 -> 17 of 1,059 dice)
 CHANNELS = 4
 # The acceptance bar and the pip counter's weight, chosen on the cross-validation folds and
 # the val photos pooled (1,247 dice; docs/vision.md): val alone is read 184 to 185 of 188 by
-# every setting near these, so it cannot choose. --choose-on-val runs the old rule
+# every setting near these, so it cannot choose. The folds' pip tables held their own photos
+# then; with clean ones the counter is neutral on the folds. --choose-on-val: the old rule
 ACCEPT = 0.6
 PIP_WEIGHT = 0.3
 # Candidates on a half-size copy are four times cheaper to find, but a model trained on them
