@@ -6,8 +6,8 @@ can no longer give (the readers read 185 or 186 of their 188 dice).
 
 The train photos are cut into folds by their blocks of five (block b goes to fold b mod K, so
 that the same dice thrown again never sit on both sides). For each fold a network is trained
-on the other folds with the recipe of vision/train/train_dice.py and the reader, with the
-shipped model's thresholds, reads the held-out fold. The sum over the folds is a per-die
+on the other folds with the recipe of vision/train/train_dice.py (its thresholds included:
+ACCEPT, PIP_WEIGHT) and the reader reads the held-out fold. The sum over the folds is a per-die
 figure on photos the networks never learned from (1,059 dice against validation's 188).
 Neither the validation nor the test photos are read. Needs PyTorch, like train_dice; about
 seven minutes a fold on one core, and folds can run as separate processes (``--fold``).
@@ -26,6 +26,7 @@ from vision.dice import DiceReader
 from vision.dice_eval import Score, evaluate
 from vision.dice_features import net_input
 from vision.dice_photos import BLOCK, Photo, photos_in
+from vision.train.train_dice import ACCEPT, CHANNELS, PIP_WEIGHT
 
 CLASSES = ("none", "1", "2", "3", "4", "5", "6")
 FIELDS = ("labelled", "correct", "wrong_value", "missed", "spurious", "photos", "photos_right")
@@ -40,10 +41,10 @@ def folds(count: int) -> list[list[Photo]]:
 
 
 def reader_for(path: Path) -> DiceReader:
-    """A fold's network (and pip count table) read with the shipped model's thresholds."""
-    shipped = DiceReader.load()
+    """A fold's network (and pip count table) read with the recipe's thresholds (also for
+    fold models saved before they changed)."""
     reader = DiceReader.load(path)
-    reader.accept, reader.pip_weight = shipped.accept, shipped.pip_weight
+    reader.accept, reader.pip_weight = ACCEPT, PIP_WEIGHT
     return reader
 
 
@@ -58,11 +59,10 @@ def train_fold(k: int, count: int, channels: int, out: Path) -> Score:
     del patches
     net = fit(x, y, train_dice.WIDTHS, CLASSES, epochs=train_dice.EPOCHS, log=False)
     del x
-    shipped = DiceReader.load()
     out.mkdir(parents=True, exist_ok=True)
     net.save(out / f"fold{k}.npz", pip_confusion=train_dice.pip_confusion(fit_on),
-             accept=np.array(shipped.accept, np.float32),
-             pip_weight=np.array(shipped.pip_weight, np.float32), candidate_step=np.array(1))
+             accept=np.array(ACCEPT, np.float32), pip_weight=np.array(PIP_WEIGHT, np.float32),
+             candidate_step=np.array(1))
     return score_fold(k, count, out)
 
 
@@ -97,8 +97,6 @@ def main(argv: list[str] | None = None) -> int:
             score_fold(k, args.folds, args.score)
         print(f"all folds: {total(args.score, args.folds).summary()}")
         return 0
-    from vision.train.train_dice import CHANNELS
-
     for k in [args.fold] if args.fold is not None else range(args.folds):
         train_fold(k, args.folds, args.channels or CHANNELS, args.out)
     if all((args.out / f"fold{k}.json").is_file() for k in range(args.folds)):
