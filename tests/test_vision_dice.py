@@ -343,3 +343,34 @@ def test_cross_validation_folds_are_whole_blocks_of_train_photos() -> None:
             block = [p.name for p in part[i : i + 5]]
             start = train.index(block[0])
             assert block == train[start : start + 5] and start % 5 == 0
+
+
+def _probs(die: float, value: int, sure: float) -> list[float]:
+    """A point's class probabilities: P(die), and P(value | die) for ``value``, the rest
+    spread evenly over the other five values."""
+    rest = (1 - sure) / 5
+    return [1 - die, *(die * (sure if v == value else rest) for v in range(1, 7))]
+
+
+def test_touching_dice_read_surely_as_different_values_are_two_dice(reader: DiceReader
+                                                                    ) -> None:
+    """Two accepted points nearer than MERGE sizes are one die read twice, unless both
+    values are sure, they differ and the points lie DIFFER_APART sizes apart."""
+    from vision.dice import DIFFER_APART, DIFFER_SURE, MERGE
+
+    size = 30.0
+    apart = (DIFFER_APART + MERGE) / 2 * size  # between the two bars
+    points = [(100.0, 100.0, size), (100.0 + apart, 100.0, size)]
+
+    def chosen(second: list[float]) -> list[int]:
+        return sorted(reader._choose(points, np.array([_probs(0.99, 5, 0.95), second]), []))
+
+    assert chosen(_probs(0.9, 3, 0.95)) == [0, 1]  # sure and different: two dice
+    assert chosen(_probs(0.9, 5, 0.95)) == [0]  # the same value: one die read twice
+    assert chosen(_probs(0.9, 3, DIFFER_SURE - 0.05)) == [0]  # unsure: one die
+    near = [points[0], (100.0 + 0.9 * DIFFER_APART * size, 100.0, size)]
+    probs = np.array([_probs(0.99, 5, 0.95), _probs(0.9, 3, 0.95)])
+    assert reader._choose(near, probs, []) == [0]  # too near to be two dice
+    far = [points[0], (100.0 + 1.1 * MERGE * size, 100.0, size)]
+    probs = np.array([_probs(0.99, 5, 0.95), _probs(0.9, 5, 0.95)])
+    assert sorted(reader._choose(far, probs, [])) == [0, 1]  # apart: two dice whatever
