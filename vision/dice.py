@@ -48,6 +48,7 @@ LIMIT = 200  # ... and the most candidates (tray photos in the train split have 
 PEAK_WINDOW = {1: 7, 2: 3}  # local-maximum window per candidate step (pixels of that copy)
 OFFSET_MIN_SIZE = 33  # ... this many die sizes from each peak, of at least this size when read
 DIE_SIDE = 32.0  # median Die.size (working pixels) on the photos the model learned from
+REFINE_REACH = 3  # a peak found on the half-size copy moves to the best response this near
 MERGE = 1.05  # accepted dice closer than this many sizes are one die, unless ...
 # ... both values are read surely (P(value | die) at least DIFFER_SURE), they differ, and the
 # two are at least DIFFER_APART sizes apart: two touching dice, not one die read twice (on the
@@ -182,6 +183,67 @@ def peaks_in(dist: NDArray[Any], step: int = 1, threshold: float = THRESHOLD,
     return [((c.x + 0.5) * step - 0.5, (c.y + 0.5) * step - 0.5, c.size * step) for c in found]
 
 
+def coarse_peaks(dist: NDArray[Any], threshold: float = THRESHOLD, limit: int = LIMIT
+                 ) -> list[Point]:
+    """The candidates at a quarter of the cost: busy_peaks on a half-size copy of the
+    distance map, each peak then moved to the best centre-surround response (at every
+    candidate size) within REFINE_REACH working pixels on the full-size map. On the
+    cross-validation folds and val, with and without calibration, it reads within a die of
+    the full-size search (docs/vision.md), for a few more crops: the half-size peak window
+    (3 pixels, 6 at full size) keeps a few more neighbours apart than the full-size one (7)."""
+    h, w = dist.shape
+    half = cv2.resize(dist, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
+    return refine(dist, busy_peaks(half, 2, threshold, limit, fast=True), threshold)
+
+
+def refine(dist: NDArray[Any], peaks: list[Point], threshold: float = THRESHOLD
+           ) -> list[Point]:
+    """Each peak (found on a half-size copy: its centre a whole pixel and a half) moved to the
+    pixel and size of the best response within REFINE_REACH pixels. Peaks that land on one
+    pixel are one; those under ``threshold`` there are dropped. Strongest first."""
+    if not peaks:
+        return []
+    table = cv2.integral(dist, sdepth=cv2.CV_64F)
+    h, w = dist.shape
+    sizes = np.array(_sizes(1), np.intp)
+    shift = np.arange(-REFINE_REACH, REFINE_REACH + 1)
+    centres = np.floor(np.array([(x, y) for x, y, _ in peaks])).astype(np.intp)
+    shape = (len(peaks), len(shift), len(shift), len(sizes))  # peak, dy, dx, size
+    xs = np.broadcast_to(np.clip(centres[:, 0, None, None, None] + shift[None, None, :, None],
+                                 0, w - 1), shape).reshape(len(peaks), -1)
+    ys = np.broadcast_to(np.clip(centres[:, 1, None, None, None] + shift[None, :, None, None],
+                                 0, h - 1), shape).reshape(len(peaks), -1)
+    ks = np.broadcast_to(sizes, shape).reshape(len(peaks), -1)
+    response = _box_responses(table, xs, ys, ks)
+    pick = response.argmax(axis=1)
+    rows = np.arange(len(peaks))
+    found: dict[tuple[float, float], tuple[float, float]] = {}
+    for x, y, k, r in zip(xs[rows, pick], ys[rows, pick], ks[rows, pick], response[rows, pick],
+                          strict=True):
+        key = (float(x), float(y))
+        if r > threshold and (key not in found or found[key][0] < r):
+            found[key] = (float(r), float(k))
+    best = sorted(found.items(), key=lambda item: -item[1][0])
+    return [(x, y, k) for (x, y), (_, k) in best]
+
+
+def _box_responses(table: NDArray[Any], x: NDArray[Any], y: NDArray[Any], k: NDArray[Any]
+                   ) -> NDArray[Any]:
+    """The candidate map's centre-surround response at whole pixels (x, y) and whole sizes k,
+    from an integral image: OpenCV's box anchors (the k-box from x - k // 2, the 2k-box from
+    x - k), boxes cut at the map's edge (where the map reflects instead)."""
+    h, w = table.shape[0] - 1, table.shape[1] - 1
+
+    def mean(x0: NDArray[Any], y0: NDArray[Any], side: NDArray[Any]) -> NDArray[Any]:
+        x1, y1 = np.clip(x0 + side, 0, w), np.clip(y0 + side, 0, h)
+        x0, y0 = np.clip(x0, 0, w), np.clip(y0, 0, h)
+        total = table[y1, x1] - table[y0, x1] - table[y1, x0] + table[y0, x0]
+        result: NDArray[Any] = total / np.maximum((x1 - x0) * (y1 - y0), 1)
+        return result
+
+    return 4 / 3 * (mean(x - k // 2, y - k // 2, k) - mean(x - k, y - k, 2 * k))
+
+
 def _responses(table: NDArray[Any], x: NDArray[Any], y: NDArray[Any], k: NDArray[Any]
                ) -> NDArray[Any]:
     """The centre-surround response (the candidates' one) at points and sizes, from an
@@ -256,6 +318,8 @@ class DiceReader:
         self.recheck_turns: tuple[int, ...] = (0, 1, 2, 3)
         self.work_size = work_size
         self.candidate_step = 1  # 2: candidates found on a half-size copy
+        # with candidate_step 1: search a half-size copy and refine at full size (coarse_peaks)
+        self.coarse_search = True
         self.second_look = True  # look again for peaks with the accepted dice blanked out
         self.skip_edges = True  # peaks on an edge (a tray's rim) are not read: see on_edge
         # four offset points around each large peak (two touching dice make one blob whose
@@ -312,7 +376,10 @@ class DiceReader:
             work = cv2.resize(image, (round(w * factor), round(h * factor)), interpolation=mode)
         step = self.candidate_step
         dist = distance_map(work, step)
-        peaks = busy_peaks(dist, step, fast=True)
+        if self.coarse_search and step == 1:
+            peaks = coarse_peaks(dist)
+        else:
+            peaks = busy_peaks(dist, step, fast=True)
         points = []
         edges = on_edge(dist, peaks, step) if self.skip_edges else np.zeros(len(peaks), bool)
         for (x, y, s), edge in zip(peaks, edges, strict=True):
@@ -333,8 +400,8 @@ class DiceReader:
         # blanked out of the distance map and the peaks that appear next to them are read too
         if self.second_look:
             accepted = [points[j] for j in chosen]
-            more = [p for p in self._inside(self._second_look(dist, step, accepted), factor,
-                                            left, top)
+            found = self._second_look(dist, step, accepted, self.coarse_search)
+            more = [p for p in self._inside(found, factor, left, top)
                     if not self._near(p, accepted) and p not in points]
             if more:
                 extra = self._inputs(work, more)
@@ -380,25 +447,36 @@ class DiceReader:
                     d.confidence, d.pips) for d in kept]
 
     @staticmethod
-    def _second_look(dist: NDArray[Any], step: int, dice: list[Point]) -> list[Point]:
+    def _second_look(dist: NDArray[Any], step: int, dice: list[Point], coarse: bool = False
+                     ) -> list[Point]:
         """Peaks within SECOND_LOOK_REACH die sides of the accepted ``dice`` once they are
         blanked out. Only windows around the dice are searched (overlapping ones as one),
         wide enough that the largest candidate's surround fits: the response there is the
-        whole map's."""
+        whole map's. ``coarse`` (with step 1): searched on a half-size copy and refined, as
+        coarse_peaks does."""
         blank = dist.copy()
         for x, y, s in dice:
             centre = (round((x + 0.5) / step - 0.5), round((y + 0.5) / step - 0.5))
             cv2.circle(blank, centre, max(1, round(SECOND_LOOK_RADIUS * 1.2 * s / step)),
                        0.0, -1)
-        h, w = blank.shape
+        search, search_step = blank, step
+        if coarse and step == 1:
+            h, w = blank.shape
+            search = cv2.resize(blank, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
+            search_step = 2
+        h, w = search.shape
         blocks = np.zeros((-(-h // BLOCK), -(-w // BLOCK)), np.uint8)
         for x, y, s in dice:
-            reach = SECOND_LOOK_REACH * 1.2 * s / step
-            cx, cy = (x + 0.5) / step - 0.5, (y + 0.5) / step - 0.5
+            reach = SECOND_LOOK_REACH * 1.2 * s / search_step
+            cx = (x + 0.5) / search_step - 0.5
+            cy = (y + 0.5) / search_step - 0.5
             blocks[max(0, int((cy - reach) // BLOCK)) : int((cy + reach) // BLOCK) + 1,
                    max(0, int((cx - reach) // BLOCK)) : int((cx + reach) // BLOCK) + 1] = 1
-        return sorted(p for p in _window_peaks(blank, blocks, _ring(step), step, THRESHOLD,
-                                               LIMIT, True)
+        peaks = _window_peaks(search, blocks, _ring(search_step), search_step, THRESHOLD,
+                              LIMIT, True)
+        if search_step != step:
+            peaks = refine(blank, peaks)
+        return sorted(p for p in peaks
                       if any(np.hypot(p[0] - x, p[1] - y) <= SECOND_LOOK_REACH * 1.2 * s
                              for x, y, s in dice))
 
