@@ -191,9 +191,16 @@ def coarse_peaks(dist: NDArray[Any], threshold: float = THRESHOLD, limit: int = 
     cross-validation folds and val, with and without calibration, it reads within a die of
     the full-size search (docs/vision.md), for a few more crops: the half-size peak window
     (3 pixels, 6 at full size) keeps a few more neighbours apart than the full-size one (7)."""
+    return refine(dist, busy_peaks(half_size(dist), 2, threshold, limit, fast=True), threshold)
+
+
+def half_size(dist: NDArray[Any]) -> NDArray[Any]:
+    """The distance map at half size (pairs of pixels averaged; an odd last row or column
+    left out, which keeps OpenCV on its fast whole-factor path)."""
     h, w = dist.shape
-    half = cv2.resize(dist, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
-    return refine(dist, busy_peaks(half, 2, threshold, limit, fast=True), threshold)
+    half: NDArray[Any] = cv2.resize(dist[: h // 2 * 2, : w // 2 * 2], (w // 2, h // 2),
+                                    interpolation=cv2.INTER_AREA)
+    return half
 
 
 def refine(dist: NDArray[Any], peaks: list[Point], threshold: float = THRESHOLD
@@ -376,15 +383,8 @@ class DiceReader:
             work = cv2.resize(image, (round(w * factor), round(h * factor)), interpolation=mode)
         step = self.candidate_step
         dist = distance_map(work, step)
-        if self.coarse_search and step == 1:
-            peaks = coarse_peaks(dist)
-        else:
-            peaks = busy_peaks(dist, step, fast=True)
         points = []
-        edges = on_edge(dist, peaks, step) if self.skip_edges else np.zeros(len(peaks), bool)
-        for (x, y, s), edge in zip(peaks, edges, strict=True):
-            if edge:
-                continue
+        for x, y, s in self._first_peaks(dist, step):
             points.append((x, y, s))
             if self.offset_points and s >= OFFSET_MIN_SIZE:
                 points += offsets(x, y, s)
@@ -446,6 +446,19 @@ class DiceReader:
         return [Die(d.value, d.x / factor + left, d.y / factor + top, d.size * 1.2 / factor,
                     d.confidence, d.pips) for d in kept]
 
+    def _first_peaks(self, dist: NDArray[Any], step: int) -> list[Point]:
+        """The first pass's candidate peaks, without those on an edge (skip_edges)."""
+        coarse = self.coarse_search and step == 1
+        search, search_step = (half_size(dist), 2) if coarse else (dist, step)
+        peaks = busy_peaks(search, search_step, fast=True)
+        if self.skip_edges:
+            # on the map the peaks were found on: only the rest are refined (on the folds
+            # and val the same dice right as testing the refined peaks, one or two spurious
+            # fewer, and most of a crowded tray's refinement saved)
+            edges = on_edge(search, peaks, search_step)
+            peaks = [p for p, edge in zip(peaks, edges, strict=True) if not edge]
+        return refine(dist, peaks) if coarse else peaks
+
     @staticmethod
     def _second_look(dist: NDArray[Any], step: int, dice: list[Point], coarse: bool = False
                      ) -> list[Point]:
@@ -461,9 +474,7 @@ class DiceReader:
                        0.0, -1)
         search, search_step = blank, step
         if coarse and step == 1:
-            h, w = blank.shape
-            search = cv2.resize(blank, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
-            search_step = 2
+            search, search_step = half_size(blank), 2
         h, w = search.shape
         blocks = np.zeros((-(-h // BLOCK), -(-w // BLOCK)), np.uint8)
         for x, y, s in dice:
