@@ -92,7 +92,7 @@ def candidates(dist: FloatImage, threshold: float = 6.0, limit: int = 120, peak:
     # than all of them); in row order, as np.nonzero gives them
     peaks = cv2.bitwise_and(
         cv2.compare(best, cv2.dilate(best, np.ones((peak, peak), np.uint8)), cv2.CMP_EQ),
-        cv2.compare(best, float(threshold), cv2.CMP_GT))
+        (best > threshold).view(np.uint8))
     found = cv2.findNonZero(peaks)
     if found is None:
         return []
