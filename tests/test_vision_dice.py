@@ -35,13 +35,13 @@ from vision.dice_photos import (
 )
 from vision.pips import count_pips
 
-# Measured on the test split when the model was trained (docs/vision.md); the test guards
-# against regressions. The target is 0.97 per die.
-TEST_PER_DIE_FLOOR = 0.95  # 0.955 with the four-channel model (0.938 with two)
-TEST_PER_PHOTO_FLOOR = 0.76  # 0.767 (0.667)
-# Errors said without asking (confidence 0.9 or more): 6 of 1,065 and 8 of 1,055 readings on
-# the cross-validation folds of the train photos (two-channel and four-channel recipe; two and
-# three of them label errors), 1 of 243 readings on the test photos with the four-channel model
+# Measured on the test split (docs/vision.md lists every reading); the test guards against
+# regressions. The target is 0.97 per die.
+TEST_PER_DIE_FLOOR = 0.97  # 0.975 with the reader of 2026-11-21 late (0.955 before it)
+TEST_PER_PHOTO_FLOOR = 0.86  # 0.867 (0.767)
+# Errors said without asking (confidence 0.9 or more): 8 of 1,062 readings on the
+# cross-validation folds of the train photos (seven of them label errors: four dice nobody
+# labelled, three labelled with another face), 1 of 244 readings on the test photos
 SURE_ERRORS_AT_MOST = 0.01
 
 

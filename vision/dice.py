@@ -4,7 +4,7 @@
     dice = reader.read(cv2.imread("table.jpg"))   # [Die(value=5, x=.., y=.., ...), ...]
 
 1. Candidates (vision/dice_features.py): colour distance from a smooth background, centre-
-   surround peaks at several die sizes (on a half-size copy if the model was trained so).
+   surround peaks at several die sizes, found on a half-size copy and refined at full size.
    Peaks on an edge (a tray's rim: the response stays along a line) are not read.
 2. Each candidate crop is turned square to the die and goes through a small CNN
    (vision/cnn.py, weights in vision/models/dice.npz): "none" or a face value 1..6.
