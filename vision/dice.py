@@ -14,7 +14,8 @@
    and at two neighbouring scales, and the votes averaged.
 4. The pip counter (vision/pips.py) counts blobs on the crop; its count k updates the
    classifier's probabilities by P(k | value) ** w, the table measured on the training
-   photos and the weight w chosen on the validation photos (0: not used).
+   photos and the weight w chosen on their cross-validation folds and the validation photos
+   (0: not used).
 
 Confidence is P(die) * P(value | die). The learned model is reproduced by
 ``python -m vision.train.train_dice`` (training needs PyTorch; reading needs only numpy).
@@ -420,7 +421,8 @@ class DiceReader:
             for f in self.recheck_scales:
                 views.append(self._inputs(work, [(points[chosen[k]][0], points[chosen[k]][1],
                                                   points[chosen[k]][2] * f) for k in unsure]))
-            # (eight views at every scale: the same on val and train photos, for more cost)
+            # (the eight views at every scale read the same on val and train photos, at more
+            # cost)
             turned = [np.rot90(views[0], turn, axes=(1, 2)) for turn in range(4)]
             looks = [*turned, *(t[:, :, ::-1] for t in turned)] if self.recheck_mirror \
                 else turned
