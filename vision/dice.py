@@ -43,11 +43,10 @@ from vision.dice_features import (
 from vision.pips import count_pips
 
 MODEL_PATH = Path(__file__).resolve().parent / "models" / "dice.npz"
-OFFSET = 0.4  # offset points (training's hard negatives; the reader's offset_points) lie ...
+OFFSET = 0.4  # training's offset points (more hard negatives) lie this many sizes from a peak
 THRESHOLD = 10.0  # the least centre-surround response of a candidate when reading ...
 LIMIT = 200  # ... and the most candidates (tray photos in the train split have up to 140)
 PEAK_WINDOW = {1: 7, 2: 3}  # local-maximum window per candidate step (pixels of that copy)
-OFFSET_MIN_SIZE = 33  # ... this many die sizes from each peak, of at least this size when read
 DIE_SIDE = 32.0  # median Die.size (working pixels) on the photos the model learned from
 REFINE_REACH = 3  # a peak found on the half-size copy moves to the best response this near
 MERGE = 1.05  # accepted dice closer than this many sizes are one die, unless ...
@@ -195,6 +194,12 @@ def coarse_peaks(dist: NDArray[Any], threshold: float = THRESHOLD, limit: int = 
     return refine(dist, busy_peaks(half_size(dist), 2, threshold, limit, fast=True), threshold)
 
 
+def _search_copy(dist: NDArray[Any], step: int, coarse: bool) -> tuple[NDArray[Any], int]:
+    """The map the peaks are searched on and its step: the half-size copy for a coarse
+    search of a full-size map (refined afterwards), else the map itself."""
+    return (half_size(dist), 2) if coarse and step == 1 else (dist, step)
+
+
 def half_size(dist: NDArray[Any]) -> NDArray[Any]:
     """The distance map at half size (pairs of pixels averaged; an odd last row or column
     left out, which keeps OpenCV on its fast whole-factor path)."""
@@ -240,16 +245,20 @@ def _box_responses(table: NDArray[Any], x: NDArray[Any], y: NDArray[Any], k: NDA
     """The candidate map's centre-surround response at whole pixels (x, y) and whole sizes k,
     from an integral image: OpenCV's box anchors (the k-box from x - k // 2, the 2k-box from
     x - k), boxes cut at the map's edge (where the map reflects instead)."""
+    inner = _box_mean(table, x - k // 2, y - k // 2, x - k // 2 + k, y - k // 2 + k)
+    return 4 / 3 * (inner - _box_mean(table, x - k, y - k, x + k, y + k))
+
+
+def _box_mean(table: NDArray[Any], x0: NDArray[Any], y0: NDArray[Any], x1: NDArray[Any],
+              y1: NDArray[Any]) -> NDArray[Any]:
+    """The mean of the map over the boxes [x0, x1) x [y0, y1) (whole pixels), from its
+    integral image ``table``; boxes are cut at the map's edge."""
     h, w = table.shape[0] - 1, table.shape[1] - 1
-
-    def mean(x0: NDArray[Any], y0: NDArray[Any], side: NDArray[Any]) -> NDArray[Any]:
-        x1, y1 = np.clip(x0 + side, 0, w), np.clip(y0 + side, 0, h)
-        x0, y0 = np.clip(x0, 0, w), np.clip(y0, 0, h)
-        total = table[y1, x1] - table[y0, x1] - table[y1, x0] + table[y0, x0]
-        result: NDArray[Any] = total / np.maximum((x1 - x0) * (y1 - y0), 1)
-        return result
-
-    return 4 / 3 * (mean(x - k // 2, y - k // 2, k) - mean(x - k, y - k, 2 * k))
+    x0, x1 = np.clip(x0, 0, w).astype(np.intp), np.clip(x1, 0, w).astype(np.intp)
+    y0, y1 = np.clip(y0, 0, h).astype(np.intp), np.clip(y1, 0, h).astype(np.intp)
+    total = table[y1, x1] - table[y0, x1] - table[y1, x0] + table[y0, x0]
+    mean: NDArray[Any] = total / np.maximum((x1 - x0) * (y1 - y0), 1)
+    return mean
 
 
 def _responses(table: NDArray[Any], x: NDArray[Any], y: NDArray[Any], k: NDArray[Any]
@@ -257,16 +266,9 @@ def _responses(table: NDArray[Any], x: NDArray[Any], y: NDArray[Any], k: NDArray
     """The centre-surround response (the candidates' one) at points and sizes, from an
     integral image: 4/3 (mean of the k-box - mean of the 2k-box around it), boxes cut at
     the map's edge."""
-    h, w = table.shape[0] - 1, table.shape[1] - 1
-
     def mean(half: NDArray[Any]) -> NDArray[Any]:
-        x0 = np.clip(np.round(x - half), 0, w).astype(np.intp)
-        x1 = np.clip(np.round(x + half), 0, w).astype(np.intp)
-        y0 = np.clip(np.round(y - half), 0, h).astype(np.intp)
-        y1 = np.clip(np.round(y + half), 0, h).astype(np.intp)
-        total = table[y1, x1] - table[y0, x1] - table[y1, x0] + table[y0, x0]
-        result: NDArray[Any] = total / np.maximum((x1 - x0) * (y1 - y0), 1)
-        return result
+        return _box_mean(table, np.round(x - half), np.round(y - half), np.round(x + half),
+                         np.round(y + half))
 
     return 4 / 3 * (mean(k / 2) - mean(k))
 
@@ -318,24 +320,12 @@ class DiceReader:
         self.recheck = 0.9
         # the candidate size is a step off now and then: val 97.87% -> 98.94% with (0.9, 1.1)
         self.recheck_scales: tuple[float, ...] = (0.9, 1.1)
-        # the four quarter turns at each scale; the mirror images too at the candidate's
-        # scale (True: 16 looks, the rule until 2026-11-21) read the same on the folds and
-        # val, calibrated or not, for a third more looks. Fewer turns at the other scales lose
-        # one to three dice there
-        self.recheck_mirror = False
-        self.recheck_turns: tuple[int, ...] = (0, 1, 2, 3)
         self.work_size = work_size
         self.candidate_step = 1  # 2: candidates found on a half-size copy
         # with candidate_step 1: search a half-size copy and refine at full size (coarse_peaks)
         self.coarse_search = True
         self.second_look = True  # look again for peaks with the accepted dice blanked out
         self.skip_edges = True  # peaks on an edge (a tray's rim) are not read: see on_edge
-        # four offset points around each large peak (two touching dice make one blob whose
-        # peak lies between them). Since the second look and the merge of touching dice they
-        # gain nothing: on the cross-validation folds and val, 1,222 right and 15 spurious
-        # with them, 1,219 and 14 without (per-photo calibration: 1,221 and 16, 1,219 and 15),
-        # for 30% more crops. Off; kept as an option for comparison
-        self.offset_points = False
         # optional tray area (x0, y0, x1, y1) in input pixels; dice outside are ignored
         self.area: tuple[float, float, float, float] | None = None
         # input-to-working scale; None: fit the longer side to work_size. Calibration sets it
@@ -384,12 +374,10 @@ class DiceReader:
             work = cv2.resize(image, (round(w * factor), round(h * factor)), interpolation=mode)
         step = self.candidate_step
         dist = distance_map(work, step)
-        points = []
-        for x, y, s in self._first_peaks(dist, step):
-            points.append((x, y, s))
-            if self.offset_points and s >= OFFSET_MIN_SIZE:
-                points += offsets(x, y, s)
-        points = self._inside(points, factor, left, top)
+        # (until 2026-11-21 four offset points around each large peak were read too, for
+        # two touching dice whose blob peaks between them; since the second look and the
+        # merge of touching dice they gained nothing for 30% more crops: docs/vision.md)
+        points = self._inside(self._first_peaks(dist, step), factor, left, top)
         if not points:
             return []
         inputs = self._inputs(work, points)
@@ -410,9 +398,10 @@ class DiceReader:
                 inputs = np.concatenate([inputs, extra])
                 probs = np.concatenate([probs, self.net.probabilities(extra)])
                 chosen = self._choose(points, probs, chosen)
-        # an unsure value is read again: the average over the crop's four turns (+2.7 points
-        # on the validation dice with the mirror images too; sure ones skip it, for speed)
-        # and the turns of crops 0.9 and 1.1 times as large
+        # an unsure value is read again: the average over the four turns of the crop and of
+        # crops 0.9 and 1.1 times as large (sure ones skip it, for speed). The mirror images
+        # too (16 looks, until 2026-11-21) read the same on the folds and val; fewer turns at
+        # the other scales lost up to three dice
         votes = probs[chosen].copy()
         unsure = [k for k in range(len(chosen)) if votes[k, 1:].max() < self.recheck * (
             1 - votes[k, 0])]
@@ -421,13 +410,7 @@ class DiceReader:
             for f in self.recheck_scales:
                 views.append(self._inputs(work, [(points[chosen[k]][0], points[chosen[k]][1],
                                                   points[chosen[k]][2] * f) for k in unsure]))
-            # (the eight views at every scale read the same on val and train photos, at more
-            # cost)
-            turned = [np.rot90(views[0], turn, axes=(1, 2)) for turn in range(4)]
-            looks = [*turned, *(t[:, :, ::-1] for t in turned)] if self.recheck_mirror \
-                else turned
-            looks += [np.rot90(v, turn, axes=(1, 2)) for v in views[1:]
-                      for turn in self.recheck_turns]
+            looks = [np.rot90(v, turn, axes=(1, 2)) for v in views for turn in range(4)]
             again = self.net.probabilities(np.concatenate(looks)).reshape(
                 len(looks), len(unsure), -1)
             votes[unsure] = again.mean(axis=0)
@@ -450,8 +433,7 @@ class DiceReader:
 
     def _first_peaks(self, dist: NDArray[Any], step: int) -> list[Point]:
         """The first pass's candidate peaks, without those on an edge (skip_edges)."""
-        coarse = self.coarse_search and step == 1
-        search, search_step = (half_size(dist), 2) if coarse else (dist, step)
+        search, search_step = _search_copy(dist, step, self.coarse_search)
         peaks = busy_peaks(search, search_step, fast=True)
         if self.skip_edges:
             # on the map the peaks were found on: only the rest are refined (on the folds
@@ -459,7 +441,7 @@ class DiceReader:
             # fewer, and most of a crowded tray's refinement saved)
             edges = on_edge(search, peaks, search_step)
             peaks = [p for p, edge in zip(peaks, edges, strict=True) if not edge]
-        return refine(dist, peaks) if coarse else peaks
+        return refine(dist, peaks) if search_step != step else peaks
 
     @staticmethod
     def _second_look(dist: NDArray[Any], step: int, dice: list[Point], coarse: bool = False
@@ -474,9 +456,7 @@ class DiceReader:
             centre = (round((x + 0.5) / step - 0.5), round((y + 0.5) / step - 0.5))
             cv2.circle(blank, centre, max(1, round(SECOND_LOOK_RADIUS * 1.2 * s / step)),
                        0.0, -1)
-        search, search_step = blank, step
-        if coarse and step == 1:
-            search, search_step = half_size(blank), 2
+        search, search_step = _search_copy(blank, step, coarse)
         h, w = search.shape
         blocks = np.zeros((-(-h // BLOCK), -(-w // BLOCK)), np.uint8)
         for x, y, s in dice:
@@ -521,11 +501,10 @@ class DiceReader:
         value, sure = values.argmax(axis=1), values.max(axis=1) >= DIFFER_SURE
 
         def one_die(i: int, j: int) -> bool:
-            a, b = points[i], points[j]
-            near = _distance(a, b) < MERGE * max(a[2], b[2])
+            apart, size = _distance(points[i], points[j]), max(points[i][2], points[j][2])
             two = (sure[i] and sure[j] and value[i] != value[j]
-                   and _distance(a, b) >= DIFFER_APART * max(a[2], b[2]))
-            return bool(near and not two)
+                   and apart >= DIFFER_APART * size)
+            return bool(apart < MERGE * size and not two)
 
         for i in map(int, np.argsort(-die_prob)):
             if die_prob[i] < self.accept:
