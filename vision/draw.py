@@ -44,11 +44,11 @@ def draw_dice(image: NDArray[Any], dice: Sequence[Die] | None, note: str = ""
     out = image.copy()
     scale = _scale(out)
     for die in dice or ():
-        colour = GREEN if die.confidence >= CONFIRM_BELOW else ORANGE
+        sure = die.confidence >= CONFIRM_BELOW
+        colour = GREEN if sure else ORANGE
         x0, y0, x1, y1 = die.box
         cv2.rectangle(out, (x0, y0), (x1, y1), colour, max(1, round(scale * 2)))
-        text = (str(die.value) if die.confidence >= CONFIRM_BELOW
-                else f"{die.value}? {die.confidence:.2f}")
+        text = str(die.value) if sure else f"{die.value}? {die.confidence:.2f}"
         _label(out, text, x0, y0 - 3, colour, scale)
     if note:
         _label(out, note, 8, 8 + 30 * scale, (255, 255, 255), scale)
@@ -60,11 +60,11 @@ def draw_cards(image: NDArray[Any], seen: SeenCards | None, note: str = "") -> N
     scale = _scale(out)
     seen = seen or SeenCards()
     for card in seen.cards:
-        colour = GREEN if card.confidence >= CONFIRM_BELOW else ORANGE
+        sure = card.confidence >= CONFIRM_BELOW
+        colour = GREEN if sure else ORANGE
         quad = np.array(card.corners, np.float32).round().astype(np.int32)
         cv2.polylines(out, [quad], True, colour, max(1, round(scale * 2)))
-        text = str(card.card) if card.confidence >= CONFIRM_BELOW else \
-            f"{card.card}? {card.confidence:.2f}"
+        text = str(card.card) if sure else f"{card.card}? {card.confidence:.2f}"
         top = min(card.corners, key=lambda p: p[1])
         _label(out, text, top[0], top[1] - 4, colour, scale)
     for refused in seen.refused:
