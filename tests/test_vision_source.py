@@ -114,6 +114,27 @@ def test_read_reports_unopenable_files(tmp_path: Path,
     assert data["images"][0]["error"] == "cannot open this file as an image"
 
 
+def test_read_says_why_a_file_is_not_read_and_opencv_prints_nothing(
+        tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    empty = tmp_path / "empty.jpg"
+    empty.write_bytes(b"")
+    text = tmp_path / "notes.jpg"
+    text.write_text("hello")
+    good = tmp_path / "table.png"
+    cv2.imwrite(str(good), np.full((64, 64, 3), 200, np.uint8))
+    missing = tmp_path / "missing.jpg"
+    assert read_main(["dice", str(missing), str(tmp_path), str(empty), str(text),
+                      str(good)]) == 1
+    out, err = capfd.readouterr()  # the file descriptors: OpenCV's own C++ output too
+    assert err.splitlines() == [
+        f"{missing}: cannot open this file as an image (no such file)",
+        f"{tmp_path}: cannot open this file as an image (a folder, not a file)",
+        f"{empty}: cannot open this file as an image (not a picture OpenCV can decode)",
+        f"{text}: cannot open this file as an image (not a picture OpenCV can decode)",
+    ]
+    assert out == f"{good}: no dice\n"
+
+
 def test_calibrate_dice_from_a_recording(tmp_path: Path) -> None:
     rng = np.random.default_rng(4)
     sprites = cut_sprites(photos_in("train"), 10, rng)

@@ -53,12 +53,13 @@ def read_main(argv: list[str]) -> int:
     results: list[dict[str, Any]] = []
     status = 0
     for path in args.images:
-        image = cv2.imread(path)
+        image, why = load_image(Path(path))
         if image is None:
             status = 1
+            # the JSON keeps one stable message; the terminal says which failure it was
             results.append({"image": path, "error": "cannot open this file as an image"})
             if not args.json:
-                print(f"{path}: cannot open this file as an image", file=sys.stderr)
+                print(f"{path}: cannot open this file as an image ({why})", file=sys.stderr)
             continue
         if args.what == "dice":
             dice = reader.read(image)
@@ -83,6 +84,21 @@ def read_main(argv: list[str]) -> int:
         json.dump({"images": results}, sys.stdout, indent=2)
         print()
     return status
+
+
+def load_image(path: Path) -> tuple[np.ndarray | None, str]:
+    """A colour image and "", or None and why not. The bytes are read here and decoded by
+    OpenCV: cv2.imread would print its own warning to stderr for a missing file."""
+    try:
+        data = np.fromfile(path, np.uint8)
+    except FileNotFoundError:
+        return None, "no such file"
+    except IsADirectoryError:
+        return None, "a folder, not a file"
+    except OSError as err:
+        return None, err.strerror or str(err)
+    image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    return (image, "") if image is not None else (None, "not a picture OpenCV can decode")
 
 
 def _annotate(folder: Path | None, path: str, drawn: np.ndarray | None) -> None:
