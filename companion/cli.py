@@ -23,8 +23,9 @@ from companion.journal import (
     holds_a_game,
     latest_journal,
     new_journal_path,
+    unused_path,
 )
-from companion.session import Session, build_game
+from companion.session import ReplayError, Session, build_game, salvage
 from companion.sources import Source, open_source
 
 # Commands implemented elsewhere: "module:function(argv) -> int".
@@ -77,7 +78,8 @@ usage: companion COMMAND [options]
        [--voice auto|pyttsx3|espeak|console|silent] [--rate WPM] [--volume 0-1]
        [--tags MAP] [--seed N] [--OPTION VALUE ...]
                                       play a game at the table
-  resume [NAME] [--journal PATH]      continue the latest (or a named) game
+  resume [NAME] [--journal PATH] [--salvage]
+                                      continue the latest (or a named) game
   state [--journal PATH] [--json]     the current state of a saved game
   history [--journal PATH] [--json]   the log of a saved game
   emulate [dgt]                       a virtual serial device on a pty
@@ -194,6 +196,10 @@ def cmd_play(argv: list[str]) -> int:
 def cmd_resume(argv: list[str]) -> int:
     parser = _io_parser("companion resume")
     parser.add_argument("name", nargs="?", help="part of a saved game's file name")
+    parser.add_argument("--salvage", action="store_true",
+                        help="if an entry no longer replays (a journal saved by another "
+                        "version, or damaged): go on in a copy that keeps the entries before "
+                        "it; the journal itself is left as it was")
     args = parser.parse_args(argv)
     path = Path(args.journal) if args.journal else latest_journal(args.name)
     if not holds_a_game(path):
@@ -201,9 +207,40 @@ def cmd_resume(argv: list[str]) -> int:
     tags = _tags(args)
     sources = _sources(args)
     announcer = _announcer(args)
-    session = Session.resume(Journal(path), announcer, tags=tags)
+    journal = Journal(path)
+    try:
+        session = Session.resume(journal, announcer, tags=tags)
+    except ReplayError as err:
+        journal.close()
+        if not args.salvage:
+            announcer.close()
+            raise _with_salvage_hint(err, path) from err
+        path, journal = _salvaged(path)
+        session = Session.resume(journal, announcer, tags=tags)
+    if session.code_note:
+        print(f"({session.code_note})", file=sys.stderr)
     print(f"(journal: {path})", file=sys.stderr)
     return _run(session, sources, announcer)
+
+
+def _with_salvage_hint(err: ReplayError, path: Path) -> JournalError:
+    return JournalError(f"{err} Nothing was changed. To go on from the entry before it, in a "
+                        f"copy: companion resume --journal {path} --salvage")
+
+
+def _salvaged(path: Path) -> tuple[Path, Journal]:
+    """A copy of the saved game at ``path`` up to its first entry that no longer replays."""
+    source = Journal(path, readonly=True)
+    copy_path = unused_path(path.with_name(f"{path.stem}-salvaged{path.suffix}"))
+    copy = Journal(copy_path)
+    try:
+        kept = salvage(source, copy)
+        total = source.count()
+    finally:
+        source.close()
+    print(f"(kept the first {kept} of {total} entries in {copy_path}; {path} is left as it "
+          "was)", file=sys.stderr)
+    return copy_path, copy
 
 
 def _sources(args: argparse.Namespace) -> list[Source]:
@@ -300,7 +337,10 @@ def _tags(args: argparse.Namespace) -> Any:
 
 def _open_saved(journal: str | None, name: str | None = None) -> Session:
     path = Path(journal) if journal else latest_journal(name)
-    return Session.view(Journal(path, readonly=True))
+    try:
+        return Session.view(Journal(path, readonly=True))
+    except ReplayError as err:
+        raise _with_salvage_hint(err, path) from err
 
 
 def cmd_state(argv: list[str]) -> int:

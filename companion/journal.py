@@ -150,12 +150,16 @@ class Journal:
         source: str = "",
         confidence: float = 1.0,
         note: str = "",
+        at: float | None = None,
     ) -> int:
+        """Commit one entry; ``at``: its time if not now (an entry copied from another
+        journal keeps its own)."""
         with self._transaction():
             cursor = self._db.execute(
                 "INSERT INTO entries(time, kind, payload, source, confidence, note)"
                 " VALUES (?, ?, ?, ?, ?, ?)",
-                (time.time(), kind, json.dumps(payload), source, confidence, note),
+                (time.time() if at is None else at, kind, json.dumps(payload), source,
+                 confidence, note),
             )
         seq = cursor.lastrowid
         assert seq is not None
@@ -269,13 +273,16 @@ def journal_dir() -> Path:
 
 def new_journal_path(game: str) -> Path:
     stamp = time.strftime("%Y%m%d-%H%M%S")
-    base = journal_dir() / f"{stamp}-{game}"
-    path = base.with_suffix(".sqlite")
-    n = 1
-    while path.exists():
+    return unused_path(journal_dir() / f"{stamp}-{game}.sqlite")
+
+
+def unused_path(path: Path) -> Path:
+    """``path``, or the first of NAME-2.sqlite, NAME-3.sqlite, ... that does not exist."""
+    n, found = 1, path
+    while found.exists():
         n += 1
-        path = Path(f"{base}-{n}.sqlite")
-    return path
+        found = path.with_name(f"{path.stem}-{n}{path.suffix}")
+    return found
 
 
 def last_written(path: Path) -> float:

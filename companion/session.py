@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,7 +32,7 @@ from companion.engine import (
     sentence,
 )
 from companion.games import find
-from companion.journal import ACTION, CORRECT, REFUSED, UNDO, Journal
+from companion.journal import ACTION, CORRECT, REFUSED, UNDO, Entry, Journal, JournalError
 from companion.observations import (
     CONFIRM_BELOW,
     ButtonPressed,
@@ -44,6 +44,7 @@ from companion.observations import (
     TextCommand,
 )
 from companion.phrases import Phrasebook
+from companion.provenance import code_change, code_meta, describe
 from companion.reply import Reply
 from companion.tags import TagMap
 from companion.voice import Sink
@@ -112,6 +113,7 @@ class Session:
         self.last_announcement = ""
         self.pending: _Pending | None = None
         self.listeners: list[Callable[[Session, Sequence[Event]], None]] = []
+        self.code_note: str | None = None  # set by resume when the rules code has changed
 
     # --- construction -------------------------------------------------------------
 
@@ -138,6 +140,7 @@ class Session:
                 "seed": seed,
                 "auto_chance": sorted(auto_chance),
                 "config": dict(config or {}),
+                "code": code_meta(type(game)),  # what resume compares (provenance.py)
             }
         )
         session = cls(game, journal, announcer, seed=seed, auto_chance=auto_chance, **kwargs)
@@ -158,7 +161,10 @@ class Session:
             auto_chance=frozenset(meta.get("auto_chance", [])),
             **kwargs,
         )
-        session._replay()
+        session._rebuild(meta)
+        if session.code_note:  # from now on entries are made by today's code
+            journal.write_meta({"code": code_meta(type(game)),
+                                "code_before": [*meta.get("code_before", []), meta["code"]]})
         session.say(f"Resuming {game.spec.title}. " + sentence(session.state.status()),
                     Priority.RESULT)
         session._settle()
@@ -174,8 +180,25 @@ class Session:
         game = game_from_meta(meta)
         session = cls(game, journal, Recorder(), seed=int(meta.get("seed", 0)),
                       auto_chance=frozenset(meta.get("auto_chance", [])))
-        session._replay()
+        session._rebuild(meta)
         return session
+
+    def _rebuild(self, meta: Mapping[str, Any]) -> None:
+        """Replay a saved game. ``code_note`` says when today's rules code differs from the
+        one that saved it; an entry that no longer replays is a ReplayError naming both."""
+        try:
+            self._replay()
+        except ReplayError as err:
+            now = code_meta(type(self.game))
+            if meta.get("code") == now:
+                whose = f"It was saved by this same code ({describe(now)})."
+            else:
+                then = describe(meta["code"]) if "code" in meta else "an earlier version"
+                whose = f"It was saved by {then}; this is {describe(now)}."
+            raise ReplayError(err.seq, f"{err} {whose}") from err
+        self.code_note = code_change(meta, type(self.game))
+        if self.code_note:
+            log.warning("%s", self.code_note)
 
     # --- input ----------------------------------------------------------------------
 
@@ -461,22 +484,80 @@ def _still_legal(state: State, actions: Sequence[Action]) -> list[Action]:
     return kept
 
 
+class ReplayError(JournalError):
+    """A journal entry that the rules code of today cannot read or refuses: a journal written
+    by another version of the companion, or damaged. ``seq`` is the entry's number."""
+
+    def __init__(self, seq: int, message: str) -> None:
+        super().__init__(message)
+        self.seq = seq
+
+
 def replay(game: Game, journal: Journal) -> tuple[State, list[Action], list[Event]]:
     """Rebuild from the journal: the state, the effective actions (after undo and
-    corrections), and the last action's events (a correction announces its consequences)."""
+    corrections), and the last action's events (a correction announces its consequences).
+    ReplayError names the first entry that does not replay."""
+    return replay_entries(game, journal.entries())
+
+
+def replay_entries(game: Game, entries: Iterable[Entry]
+                   ) -> tuple[State, list[Action], list[Event]]:
     actions: list[Action] = []
-    for entry in journal.entries():
-        if entry.kind == ACTION:
-            actions.append(decode_action(entry.payload, game.action_types))
-        elif entry.kind == UNDO:
-            del actions[len(actions) - int(entry.payload.get("count", 1)) :]
-        elif entry.kind == CORRECT:
-            del actions[len(actions) - int(entry.payload["count"]) :]
-            actions.append(decode_action(entry.payload["action"], game.action_types))
-            actions.extend(decode_action(a, game.action_types)
-                           for a in entry.payload.get("then", []))
+    origins: list[int] = []  # the entry each action comes from
+
+    def decode(payload: Mapping[str, Any], seq: int) -> None:
+        actions.append(decode_action(payload, game.action_types))
+        origins.append(seq)
+
+    for entry in entries:
+        try:
+            if entry.kind == ACTION:
+                decode(entry.payload, entry.seq)
+            elif entry.kind in (UNDO, CORRECT):
+                count = int(entry.payload["count"] if entry.kind == CORRECT
+                            else entry.payload.get("count", 1))
+                del actions[len(actions) - count :], origins[len(origins) - count :]
+                if entry.kind == CORRECT:
+                    decode(entry.payload["action"], entry.seq)
+                    for then in entry.payload.get("then", []):
+                        decode(then, entry.seq)
+        except (KeyError, ValueError, TypeError) as err:
+            raise ReplayError(entry.seq, f"Entry {entry.seq} ({entry.kind}) cannot be read: "
+                              f"{err}.") from err
     state = game.new_state()
     events: list[Event] = []
-    for action in actions:
-        events = state.apply(action)
+    for action, seq in zip(actions, origins, strict=True):
+        try:
+            events = state.apply(action)
+        except IllegalAction as err:
+            reason = err.reason if err.reason.endswith((".", "!", "?")) else err.reason + "."
+            raise ReplayError(seq, f"Entry {seq} ({action}) is refused by the rules: "
+                              f"{reason}") from err
+        except Exception as err:  # a rules bug must not make a saved game unreadable
+            log.exception("replaying entry %d (%s)", seq, action)
+            raise ReplayError(seq, f"Entry {seq} ({action}) fails in the rules code "
+                              f"({type(err).__name__}: {err}).") from err
     return state, actions, events
+
+
+def salvage(source: Journal, dest: Journal) -> int:
+    """Copy into the empty journal ``dest`` the game in ``source`` up to the first entry that
+    no longer replays: the entries before it, with their times, sources and notes, and the
+    meta with today's code. ``source`` is only read. Returns how many entries were kept."""
+    meta = source.meta()
+    game = game_from_meta(meta)
+    entries = list(source.entries())
+    kept = len(entries)
+    while True:  # a shorter run could fail earlier (a correction of a refused entry, say)
+        try:
+            replay_entries(game, entries[:kept])
+            break
+        except ReplayError as err:
+            kept = next(i for i, e in enumerate(entries) if e.seq == err.seq)
+    dest.write_meta({**meta, "code": code_meta(type(game)),
+                     "salvaged_from": {"journal": source.path, "entries": len(entries),
+                                       "kept": kept}})
+    for entry in entries[:kept]:
+        dest.append(entry.kind, entry.payload, source=entry.source,
+                    confidence=entry.confidence, note=entry.note, at=entry.time)
+    return kept
