@@ -40,7 +40,7 @@ from vision.dice_features import (
     crop,
     net_inputs,
 )
-from vision.pips import count_pips
+from vision.pips import count_pips_many
 
 MODEL_PATH = Path(__file__).resolve().parent / "models" / "dice.npz"
 OFFSET = 0.4  # training's offset points (more hard negatives) lie this many sizes from a peak
@@ -414,14 +414,17 @@ class DiceReader:
             again = self.net.probabilities(np.concatenate(looks)).reshape(
                 len(looks), len(unsure), -1)
             votes[unsure] = again.mean(axis=0)
+        counts = [-1] * len(chosen)
+        if self.pips is not None and self.pip_weight > 0:  # weight 0: the count is moot
+            counts = count_pips_many(np.stack([crop(work, *points[i], side=64)
+                                               for i in chosen]))
         kept: list[Die] = []
         for k, i in enumerate(chosen):
             x, y, s = points[i]
             present = float(1 - votes[k, 0])
             values = votes[k, 1:] / max(present, 1e-6)
-            pips = -1
-            if self.pips is not None and self.pip_weight > 0:  # weight 0: the count is moot
-                pips = count_pips(crop(work, x, y, s, side=64))
+            pips = counts[k]
+            if self.pips is not None and pips >= 0:
                 values = values * self.pips[1:, min(pips, 9)] ** self.pip_weight
                 values = values / values.sum()
             value = int(np.argmax(values)) + 1
@@ -468,10 +471,11 @@ class DiceReader:
         peaks = _window_peaks(search, blocks, _ring(search_step), search_step, THRESHOLD,
                               LIMIT, True)
         if search_step != step:
-            peaks = refine(blank, peaks)
-        return sorted(p for p in peaks
-                      if any(np.hypot(p[0] - x, p[1] - y) <= SECOND_LOOK_REACH * 1.2 * s
-                             for x, y, s in dice))
+            # only peaks that can end within reach are refined: refining moves a peak less
+            # than REFINE_REACH + 1 pixels along each axis (the same peaks as refining all)
+            peaks = refine(blank, [peaks[i] for i in np.flatnonzero(
+                _within_reach(peaks, dice, (REFINE_REACH + 1) * 1.5))])
+        return sorted(peaks[i] for i in np.flatnonzero(_within_reach(peaks, dice)))
 
     def _inside(self, points: list[Point], factor: float, left: int, top: int) -> list[Point]:
         """The points whose centre lies in the tray area (all of them without one)."""
@@ -512,6 +516,16 @@ class DiceReader:
             if i not in chosen and not any(one_die(i, j) for j in chosen):
                 chosen.append(i)
         return chosen
+
+
+def _within_reach(points: list[Point], dice: list[Point], more: float = 0.0) -> NDArray[Any]:
+    """Which points lie within SECOND_LOOK_REACH die sides (+ ``more`` pixels) of a die."""
+    if not points or not dice:
+        return np.zeros(len(points), bool)
+    p, d = np.array(points)[:, None, :2], np.array(dice)[None]
+    gap = np.hypot(p[..., 0] - d[..., 0], p[..., 1] - d[..., 1])
+    near: NDArray[Any] = (gap <= SECOND_LOOK_REACH * 1.2 * d[..., 2] + more).any(axis=1)
+    return near
 
 
 def _distance(a: Point, b: Point) -> float:

@@ -10,6 +10,7 @@ training photos.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import cv2
@@ -19,32 +20,75 @@ from numpy.typing import NDArray
 from vision.dice_features import CROP_FACTOR
 
 
-def count_pips(patch_bgr: NDArray[Any]) -> int:
-    side = patch_bgr.shape[0]
+@functools.lru_cache(maxsize=4)
+def _geometry(side: int) -> tuple[float, NDArray[Any], NDArray[Any], NDArray[Any]]:
+    """The expected die side, and the masks of the face's centre, of the disc that holds the
+    pips and of that disc's rim, for crops ``side`` pixels across."""
     die = side / CROP_FACTOR * 1.2  # expected die side in pixels (size ratio 1.2)
     yy, xx = np.indices((side, side)) - (side - 1) / 2
     radius = np.hypot(xx, yy)
     disc = radius < 0.55 * die  # holds every pip at any turn of the die
-    lab = cv2.cvtColor(patch_bgr, cv2.COLOR_BGR2LAB).astype(np.float32)
-    body = np.median(lab[radius < 0.4 * die], axis=0)
-    dist = np.sqrt(((lab - body) ** 2 * (1.0, 2.0, 2.0)).sum(axis=2))
-    dist_u8 = np.clip(dist * 2, 0, 255).astype(np.uint8)
-    dist_u8[~disc] = 0
-    level, _ = cv2.threshold(dist_u8[disc].reshape(-1, 1), 0, 255,
-                             cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    # Otsu splits face from pips; a floor keeps grain on a blank face from becoming pips
-    _, mask = cv2.threshold(dist_u8, max(level, 50.0), 255, cv2.THRESH_BINARY)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
-    edge = set(np.unique(labels[(radius >= 0.55 * die - 1.5) & disc]).tolist())
+    rim = (radius >= 0.55 * die - 1.5) & disc
+    return die, radius < 0.4 * die, disc, rim
+
+
+# floor(sqrt(s)) for s up to 255 ** 2: twice the colour distance, as a byte (255 above)
+_SQRT = np.sqrt(np.arange(255 * 255 + 1, dtype=np.float64)).astype(np.uint8)
+
+
+def _twice_median(values: NDArray[Any]) -> NDArray[Any]:
+    """Twice the median of each row's bytes per channel, (n, m, c) -> (n, c) whole numbers:
+    from the rows' histograms (np.median sorts a copy of each row)."""
+    n, m, c = values.shape
+    offsets = (np.arange(n * c) * 256).reshape(n, 1, c)
+    hist = np.bincount((values + offsets).ravel(), minlength=n * c * 256)
+    below = np.cumsum(hist.reshape(n, c, 256), axis=2)
+    low = (below > (m - 1) // 2).argmax(axis=2)  # the middle value, or the lower of two
+    high = (below > m // 2).argmax(axis=2)
+    twice: NDArray[Any] = (low + high).astype(np.int32)
+    return twice
+
+
+def count_pips(patch_bgr: NDArray[Any]) -> int:
+    return count_pips_many(patch_bgr[None])[0]
+
+
+def count_pips_many(patches: NDArray[Any]) -> list[int]:
+    """count_pips for each of n crops (n, side, side, 3): the colour steps for all at once
+    (the same figures as one by one, in about half the time)."""
+    n, side = len(patches), patches.shape[1]
+    if n == 0:
+        return []
+    die, centre, disc, rim = _geometry(side)
+    lab = cv2.cvtColor(np.ascontiguousarray(patches, np.uint8).reshape(n * side, side, 3),
+                       cv2.COLOR_BGR2LAB).reshape(n, side, side, 3)
+    # the face colour (the median of the centre) and twice each pixel's colour distance from
+    # it, in whole numbers: the median of whole numbers is whole or a half, so 2 x (Lab -
+    # median) is whole, and 2 x distance is the square root of a whole number, looked up
+    twice_body = _twice_median(lab[:, centre])
+    steps = 2 * lab.astype(np.int32) - twice_body[:, None, None, :]
+    steps *= steps
+    squares = steps[..., 0] + 2 * (steps[..., 1] + steps[..., 2])
+    dist_u8 = _SQRT[np.minimum(squares, len(_SQRT) - 1)]
+    dist_u8[:, ~disc] = 0
     pip_area = (die * 0.09) ** 2 * np.pi
-    count = 0
-    for i in range(1, n):
-        _x, _y, w, h, area = stats[i]
-        if i in edge:
-            continue  # touches the rim of the disc: the table beyond the die's edge
-        if not 0.3 * pip_area <= area <= 3.0 * pip_area:
-            continue
-        if max(w, h) > 2.2 * min(w, h) or area < 0.45 * w * h:
-            continue
-        count += 1
-    return count
+    counts = []
+    for one in dist_u8:
+        level, _ = cv2.threshold(one[disc].reshape(-1, 1), 0, 255,
+                                 cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+        # Otsu splits face from pips; a floor keeps grain on a blank face from becoming pips
+        _, mask = cv2.threshold(one, max(level, 50.0), 255, cv2.THRESH_BINARY)
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
+        edge = set(np.unique(labels[rim]).tolist())
+        pips = 0
+        for i in range(1, count):
+            _x, _y, w, h, area = stats[i]
+            if i in edge:
+                continue  # touches the rim of the disc: the table beyond the die's edge
+            if not 0.3 * pip_area <= area <= 3.0 * pip_area:
+                continue
+            if max(w, h) > 2.2 * min(w, h) or area < 0.45 * w * h:
+                continue
+            pips += 1
+        counts.append(pips)
+    return counts
