@@ -33,7 +33,7 @@ from vision.dice_photos import (
     photos_in,
     read_split,
 )
-from vision.pips import count_pips
+from vision.pips import _twice_distance, _twice_median, count_pips, count_pips_many
 
 # Measured on the test split (docs/vision.md lists every reading); the test guards against
 # regressions. The target is 0.97 per die.
@@ -158,6 +158,28 @@ def _drawn_face(value: int, angle: float) -> np.ndarray:
 def test_pip_counter_counts_a_clean_face(value: int) -> None:
     for angle in (0, 20, 45):
         assert count_pips(_drawn_face(value, angle)) == value
+
+
+def test_pip_counter_whole_number_distance_equals_the_float_formula() -> None:
+    rng = np.random.default_rng(11)
+    lab = rng.integers(0, 256, (40, 64, 64, 3), dtype=np.uint8)
+    lab[:20] //= 8  # dark, even crops too: medians that fall between two values
+    lab[:20] += 100
+    centre = rng.random((64, 64)) < 0.3
+    centre[0, :2] = True  # an even count of centre pixels somewhere, an odd one elsewhere
+    body = np.median(lab[:, centre].astype(np.float32), axis=1)
+    assert np.array_equal(_twice_median(lab[:, centre]), 2 * body)
+    reference = np.sqrt(((lab.astype(np.float32) - body[:, None, None]) ** 2
+                         * (1.0, 2.0, 2.0)).sum(axis=3))
+    assert np.array_equal(_twice_distance(lab, centre),
+                          np.clip(reference * 2, 0, 255).astype(np.uint8))
+
+
+def test_pip_counter_counts_many_crops_as_one_by_one() -> None:
+    faces = np.array([_drawn_face(v, a) for v in range(1, 7) for a in (0, 20, 45)])
+    assert count_pips_many(faces) == [count_pips(f) for f in faces] == [
+        v for v in range(1, 7) for _ in range(3)]
+    assert count_pips_many(faces[:0]) == []
 
 
 def _crop_by_crop(patch: np.ndarray) -> np.ndarray:
