@@ -13,7 +13,8 @@ from vision.dice import (
     MODEL_PATH,
     DiceReader,
     Die,
-    _box_responses,
+    _box_mean,
+    _grid_responses,
     busy_peaks,
     coarse_peaks,
     distance_map,
@@ -400,20 +401,29 @@ def test_touching_dice_read_surely_as_different_values_are_two_dice(reader: Dice
     assert sorted(reader._choose(far, probs, [])) == [0, 1]  # apart: two dice whatever
 
 
-def test_box_responses_are_the_candidate_maps() -> None:
+def test_grid_responses_are_the_candidate_maps() -> None:
     """The refinement's responses from an integral image equal the candidate search's box
-    filters (OpenCV's anchors) wherever the boxes lie inside the map."""
+    filters (OpenCV's anchors) wherever the boxes lie inside the map, and near its edges the
+    means of the boxes cut there, point by point."""
     dist = distance_map(imread(_train_photo("IMG_20191208_111628.jpg").path))
     table = cv2.integral(dist, sdepth=cv2.CV_64F)
+    h, w = dist.shape
     rng = np.random.default_rng(5)
-    for k in (22, 27, 33, 58):
-        inner = cv2.boxFilter(dist, cv2.CV_64F, (k, k))
-        outer = cv2.boxFilter(dist, cv2.CV_64F, (2 * k, 2 * k))
-        h, w = dist.shape
-        y = rng.integers(k, h - k, 500)
-        x = rng.integers(k, w - k, 500)
-        got = _box_responses(table, x, y, np.full(500, k))
-        assert np.allclose(got, 4 / 3 * (inner[y, x] - outer[y, x]), atol=1e-3)
+    sizes = np.array([22, 27, 33, 58])
+    xs = rng.integers(0, w, (40, 7, 1))
+    ys = rng.integers(0, h, (40, 7, 1))
+    xs[:20], ys[:20] = rng.integers(58, w - 58, (20, 7, 1)), rng.integers(58, h - 58, (20, 7, 1))
+    got = _grid_responses(table, xs, ys, sizes)
+    assert got.shape == (40, 7, 7, 4)
+    for i, k in enumerate(sizes):
+        inner = cv2.boxFilter(dist, cv2.CV_64F, (int(k), int(k)))
+        outer = cv2.boxFilter(dist, cv2.CV_64F, (2 * int(k), 2 * int(k)))
+        y, x = ys[:20, :, None, 0], xs[:20, None, :, 0]
+        assert np.allclose(got[:20, :, :, i], 4 / 3 * (inner[y, x] - outer[y, x]), atol=1e-3)
+        y, x = np.broadcast_arrays(ys[:, :, None, 0], xs[:, None, :, 0])  # (peak, dy, dx)
+        cut_inner = _box_mean(table, x - k // 2, y - k // 2, x - k // 2 + k, y - k // 2 + k)
+        cut_outer = _box_mean(table, x - k, y - k, x + k, y + k)
+        assert np.array_equal(got[:, :, :, i], 4 / 3 * (cut_inner - cut_outer))
 
 
 def test_coarse_search_finds_every_die_the_full_search_finds() -> None:
