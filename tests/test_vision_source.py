@@ -13,7 +13,7 @@ import pytest
 
 from companion.observations import DeviceError, DeviceStatus, DiceSeen, Observation
 from companion.sources import open_source
-from vision.cli import calibrate_main, read_main
+from vision.cli import GRAB, calibrate_main, read_main
 from vision.dice_photos import photos_in
 from vision.roll_frames import cut_sprites, paper, roll
 from vision.scenes import make_scene
@@ -138,15 +138,17 @@ def test_read_says_why_a_file_is_not_read_and_opencv_prints_nothing(
 def test_calibrate_dice_from_a_recording(tmp_path: Path) -> None:
     rng = np.random.default_rng(4)
     sprites = cut_sprites(photos_in("train"), 10, rng)
-    rolled = roll(sprites[:1], paper((640, 480), rng), rng, moving=2, resting=6)
+    table = paper((640, 480), rng)
+    rolled = roll(sprites[:1], table, rng, moving=2, resting=GRAB)
     video = tmp_path / "one-die.avi"
-    _record(video, rolled.frames[-5:])
+    _record(video, [table] * GRAB + rolled.frames[-GRAB:])  # the empty tray, then the die
     prompts: list[str] = []
     code = calibrate_main(["dice", "--camera", str(video), "--area", "10,10,600,460"],
                           ask=lambda text: prompts.append(text) or "")
-    assert code == 0 and prompts
+    assert code == 0 and len(prompts) == 2
     saved = json.loads((tmp_path / "config" / "table-companion" / "vision.json").read_text())
     assert saved["dice"]["area"] == [10.0, 10.0, 600.0, 460.0]
+    assert saved["dice"]["area_from"] == "given"
     assert 15 < saved["dice"]["die_size"] < 80
 
 

@@ -5,9 +5,9 @@ read: prints, per image, the dice values (or cards) read, or with --json one obj
 ``--annotate DIR`` also writes each picture with what was read drawn on it (vision/draw.py).
 
 calibrate: a short guided set-up from the camera (headless: prompts on the terminal).
-- dice: clear the tray, then put one die in it: learns the tray area (the region that differs
-  from the empty table's edges is not used; the area is the frame minus a margin unless
-  --area x0,y0,x1,y1 is given) and the die's size in pixels.
+- dice: clear the tray, then put one die in it: learns the tray area (the floor around the
+  die, which is what changed between the two pictures: vision/tray.py; the frame minus a
+  margin if no floor is found; --area x0,y0,x1,y1 sets it) and the die's size in pixels.
 - cards: show each card of the deck once, face up, alone; learns the deck's corner indices
   (both corners of each card), used from then on beside the general model.
 Stored in ``user_config_dir()/vision.json`` and used by ``--dice camera:0`` / ``--cards ...``.
@@ -108,18 +108,29 @@ def _annotate(folder: Path | None, path: str, drawn: np.ndarray | None) -> None:
             print(f"{path}: cannot write {out}", file=sys.stderr)
 
 
-def _frames(camera: str, count: int) -> list[np.ndarray]:
-    capture = cv2.VideoCapture(int(camera) if camera.isdigit() else camera)
-    frames: list[np.ndarray] = []
-    try:
+class _Camera:
+    """One capture held open across the set-up's steps: a webcam keeps its exposure, and a
+    recording goes on where the last step stopped."""
+
+    def __init__(self, camera: str) -> None:
+        self.capture = cv2.VideoCapture(int(camera) if camera.isdigit() else camera)
+
+    def grab(self, count: int) -> list[np.ndarray]:
+        """The next ``count`` frames (fewer at a recording's end). A webcam's first ones can
+        be old pictures still in its buffer: the set-up uses the last."""
+        frames: list[np.ndarray] = []
         while len(frames) < count:
-            ok, frame = capture.read()
+            ok, frame = self.capture.read()
             if not ok:
                 break
             frames.append(frame)
-    finally:
-        capture.release()
-    return frames
+        return frames
+
+    def close(self) -> None:
+        self.capture.release()
+
+
+GRAB = 8  # frames read at each step (more than a webcam buffers)
 
 
 def calibrate_main(argv: list[str], ask: Callable[[str], str] = input) -> int:
@@ -129,35 +140,76 @@ def calibrate_main(argv: list[str], ask: Callable[[str], str] = input) -> int:
     parser.add_argument("--camera", default="0", help="device index or a video file")
     parser.add_argument("--area", help="tray area x0,y0,x1,y1 in pixels (dice)")
     args = parser.parse_args(argv)
-    from vision.source import save_calibration
-
-    if args.what == "dice":
-        from vision.dice import DiceReader
-
-        ask("Put one die in the tray, then press Enter. ")
-        frames = _frames(args.camera, 5)
-        if not frames:
-            print(f"I cannot read pictures from camera {args.camera}.")
-            return 1
-        h, w = frames[-1].shape[:2]
-        if args.area:
+    area: list[float] | None = None
+    if args.what == "dice" and args.area:
+        try:
             area = [float(v) for v in args.area.split(",")]
-            if len(area) != 4 or area[0] >= area[2] or area[1] >= area[3]:
-                print("--area must be x0,y0,x1,y1 with x0 < x1 and y0 < y1")
-                return 2
+        except ValueError:
+            area = []
+        if len(area) != 4 or area[0] >= area[2] or area[1] >= area[3]:
+            print("--area must be x0,y0,x1,y1 with x0 < x1 and y0 < y1")
+            return 2
+    camera = _Camera(args.camera)
+    try:
+        if args.what == "dice":
+            return _calibrate_dice(camera, args.camera, area, ask)
+        return _calibrate_cards(camera, args.camera, ask)
+    finally:
+        camera.close()
+
+
+def _calibrate_dice(camera: _Camera, name: str, area: list[float] | None,
+                    ask: Callable[[str], str]) -> int:
+    """The empty tray, then one die in it: the die is what changed, the tray area is the floor
+    around it (vision/tray.py), and the die's size is read inside that area."""
+    from vision.dice import DiceReader
+    from vision.source import save_calibration
+    from vision.tray import changed_spot, floor_around, floor_from_dice
+
+    ask("Clear the tray, so that no die is in it, then press Enter. ")
+    empty = camera.grab(GRAB)
+    ask("Put one die in the middle of the tray, then press Enter. ")
+    later = camera.grab(GRAB)
+    if not empty or not later:
+        print(f"I cannot read pictures from camera {name}.")
+        return 1
+    h, w = later[-1].shape[:2]
+    spot = changed_spot(empty[-1], later[-1])
+    found = "given"
+    if area is None and spot is not None:
+        floor = floor_around(empty[-1], *spot)
+        if floor is not None:
+            area, found = list(floor), "tray floor"
+    reader = DiceReader.load()
+    if area is None:
+        # no change seen (the die was in both pictures), or no floor around it: the die read
+        # in the whole frame, and the floor around it once it is painted over
+        margin = 0.03
+        area, found = [w * margin, h * margin, w * (1 - margin), h * (1 - margin)], "frame"
+        reader.area = (area[0], area[1], area[2], area[3])
+        dice = reader.read(later[-1])
+        floor = floor_from_dice(later[-1], dice)  # a spurious die on a rim is less sure
+        if floor is not None:
+            area, found = list(floor), "tray floor"
         else:
-            margin = 0.03
-            area = [w * margin, h * margin, w * (1 - margin), h * (1 - margin)]
-        dice = DiceReader.load().read(frames[-1])
-        if len(dice) != 1:
-            print(f"I see {len(dice)} dice; put exactly one die in the tray and try again.")
-            return 1
-        path = save_calibration("dice", {"area": area, "die_size": round(dice[0].size, 1),
-                                         "frame": [w, h]})
-        print(f"Saved: tray area {area}, die size {dice[0].size:.0f} pixels -> {path}")
-        return 0
+            print("I could not find the tray's floor, so I will look at the whole picture "
+                  "(--area x0,y0,x1,y1 sets the tray area).")
+    reader.area = (area[0], area[1], area[2], area[3])
+    dice = reader.read(later[-1])
+    if len(dice) != 1:
+        print(f"I see {len(dice)} dice; put exactly one die in the tray and try again.")
+        return 1
+    path = save_calibration("dice", {"area": [round(v, 1) for v in area],
+                                     "area_from": found, "die_size": round(dice[0].size, 1),
+                                     "frame": [w, h]})
+    print(f"Saved: tray area {[round(v) for v in area]} ({found}), die size "
+          f"{dice[0].size:.0f} pixels -> {path}")
+    return 0
+
+
+def _calibrate_cards(camera: _Camera, name: str, ask: Callable[[str], str]) -> int:
     from vision.cards import TEMPLATES_FILE, CardReader
-    from vision.source import calibration_path
+    from vision.source import calibration_path, save_calibration
 
     reader = CardReader.load()
     misread: dict[str, str] = {}
@@ -168,9 +220,9 @@ def calibrate_main(argv: list[str], ask: Callable[[str], str] = input) -> int:
                      "(or type q to stop). ")
         if answer.strip().lower() == "q":
             break
-        frames = _frames(args.camera, 3)
+        frames = camera.grab(GRAB)
         if not frames:
-            print(f"I cannot read pictures from camera {args.camera}.")
+            print(f"I cannot read pictures from camera {name}.")
             return 1
         corners = reader.corners_of_single_card(frames[-1])
         if corners is None:

@@ -1,0 +1,161 @@
+"""Finding the tray at calibration (vision/tray.py): the die is what changed between the empty
+tray and the tray with one die, the area is the floor around it; and the guided set-up that
+uses them, from recordings."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.cli import GRAB, calibrate_main
+from vision.dice_photos import photos_in
+from vision.roll_frames import Sprite, cut_sprites, paper, paste
+from vision.tray import changed_spot, floor_around
+
+FLOOR = (200, 120, 760, 500)  # x0, y0, x1, y1 of the tray's floor in the 960x640 scenes
+RIM = 40  # the rim's width around it, in pixels
+
+
+@pytest.fixture(scope="module")
+def sprites() -> list[Sprite]:
+    return cut_sprites(photos_in("train"), 12, np.random.default_rng(8))
+
+
+def tray_scene(rng: np.random.Generator) -> np.ndarray:
+    """A tray on a table of the floor's own colour: only its dark rim, printed with a blurred
+    pattern of dark colours (as the tray in the photos), keeps the two apart."""
+    table = paper((960, 640), rng)
+    x0, y0, x1, y1 = FLOOR
+    blocks = rng.integers(15, 90, (32, 48, 3)).astype(np.uint8)
+    pattern = cv2.GaussianBlur(cv2.resize(blocks, (960, 640), interpolation=cv2.INTER_NEAREST),
+                               (9, 9), 0)
+    rim = np.zeros(table.shape[:2], bool)
+    rim[y0 - RIM : y1 + RIM, x0 - RIM : x1 + RIM] = True
+    rim[y0:y1, x0:x1] = False
+    table[rim] = pattern[rim]
+    return table
+
+
+def with_die(scene: np.ndarray, sprite: Sprite, x: float, y: float,
+             rng: np.random.Generator) -> np.ndarray:
+    out = scene.copy()
+    paste(out, sprite, x, y, float(rng.uniform(0, 90)), 0.0)
+    noise = rng.normal(0, 2.0, out.shape)
+    return np.clip(out + noise, 0, 255).astype(np.uint8)
+
+
+def test_the_die_put_in_is_what_changed_and_the_floor_around_it_is_the_tray(sprites):
+    rng = np.random.default_rng(1)
+    empty = tray_scene(rng)
+    for sprite, (x, y) in zip(sprites[:4], [(480, 310), (260, 170), (700, 450), (600, 200)],
+                              strict=True):
+        later = with_die(empty, sprite, x, y, rng)
+        spot = changed_spot(empty, later)
+        assert spot is not None
+        sx, sy, side = spot
+        assert np.hypot(sx - x, sy - y) < 0.3 * sprite.image.shape[0]
+        assert 0.4 * sprite.image.shape[0] < side < 1.2 * sprite.image.shape[0]
+        area = floor_around(empty, sx, sy, side)
+        assert area is not None
+        # the floor, grown by about a die side (GROW): never the rim's far edge or the table
+        for found, edge, outward in zip(area, FLOOR, (-1, -1, 1, 1), strict=True):
+            assert 0 <= (found - edge) * outward <= 1.5 * side + 4, (area, FLOOR)
+
+
+def test_a_table_without_a_tray_is_one_floor(sprites):
+    rng = np.random.default_rng(2)
+    empty = paper((960, 640), rng)
+    later = with_die(empty, sprites[0], 400, 300, rng)
+    spot = changed_spot(empty, later)
+    assert spot is not None
+    area = floor_around(empty, *spot)
+    assert area is not None
+    x0, y0, x1, y1 = area
+    assert x0 < 5 and y0 < 5 and x1 > 950 and y1 > 630
+
+
+def test_no_spot_when_nothing_or_everything_changed(sprites):
+    rng = np.random.default_rng(3)
+    empty = tray_scene(rng)
+    assert changed_spot(empty, empty.copy()) is None
+    moved = np.roll(empty, 25, axis=1)  # the camera was knocked
+    assert changed_spot(empty, moved) is None
+    darker = (empty * 0.6).astype(np.uint8)  # the light was switched off
+    assert changed_spot(empty, darker) is None
+    assert changed_spot(empty, empty[:100]) is None
+
+
+def _record(path: Path, frames: list[np.ndarray]) -> None:
+    h, w = frames[0].shape[:2]
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"MJPG"), 15, (w, h))
+    assert writer.isOpened()
+    for frame in frames:
+        writer.write(frame)
+    writer.release()
+
+
+def _saved(home: Path) -> dict:
+    data = json.loads((home / "config" / "table-companion" / "vision.json").read_text())
+    return dict(data["dice"])
+
+
+def test_calibrate_finds_the_tray_from_a_recording(tmp_path, sprites, capsys):
+    rng = np.random.default_rng(4)
+    empty = tray_scene(rng)
+    later = with_die(empty, sprites[1], 480, 320, rng)
+    video = tmp_path / "tray.avi"
+    _record(video, [empty] * GRAB + [later] * GRAB)
+    prompts: list[str] = []
+    assert calibrate_main(["dice", "--camera", str(video)],
+                          ask=lambda text: prompts.append(text) or "") == 0
+    assert [p.split(",")[0] for p in prompts] == ["Clear the tray", "Put one die in the middle "
+                                                  "of the tray"]
+    saved = _saved(tmp_path)
+    assert saved["area_from"] == "tray floor"
+    side = saved["die_size"]
+    assert 0.5 * sprites[1].image.shape[0] < side < 1.5 * sprites[1].image.shape[0]
+    for found, edge, outward in zip(saved["area"], FLOOR, (-1, -1, 1, 1), strict=True):
+        assert 0 <= (found - edge) * outward <= 2 * side, (saved["area"], FLOOR)
+    assert "(tray floor)" in capsys.readouterr().out
+
+
+def test_calibrate_without_an_empty_picture_paints_the_die_over(tmp_path, sprites, capsys):
+    rng = np.random.default_rng(5)
+    empty = tray_scene(rng)
+    later = with_die(empty, sprites[2], 480, 320, rng)
+    video = tmp_path / "die.avi"
+    _record(video, [later] * (2 * GRAB))  # the die was already there
+    assert calibrate_main(["dice", "--camera", str(video)], ask=lambda _: "") == 0
+    saved = _saved(tmp_path)
+    assert saved["area_from"] == "tray floor"
+    for found, edge, outward in zip(saved["area"], FLOOR, (-1, -1, 1, 1), strict=True):
+        assert 0 <= (found - edge) * outward <= 2 * saved["die_size"], saved["area"]
+
+
+def test_calibrate_with_no_floor_to_find_reads_the_whole_frame(tmp_path, sprites, capsys):
+    rng = np.random.default_rng(6)
+    stripes = np.zeros((480, 640, 3), np.uint8)  # no even stretch four dice wide
+    for i, x in enumerate(range(0, 640, 50)):
+        stripes[:, x : x + 50] = (150, 190, 120) if i % 2 else (110, 140, 200)
+    later = with_die(stripes, sprites[3], 300, 240, rng)
+    video = tmp_path / "stripes.avi"
+    _record(video, [stripes] * GRAB + [later] * GRAB)
+    assert calibrate_main(["dice", "--camera", str(video)], ask=lambda _: "") == 0
+    saved = _saved(tmp_path)
+    assert saved["area_from"] == "frame"
+    assert saved["area"] == [19.2, 14.4, 620.8, 465.6]  # the frame less 3%
+    assert "could not find the tray's floor" in capsys.readouterr().out
+
+
+def test_calibrate_refuses_a_bad_area_and_a_missing_camera(tmp_path, capsys):
+    assert calibrate_main(["dice", "--area", "5,5,1,1"], ask=lambda _: "") == 2
+    assert calibrate_main(["dice", "--area", "a,b,c,d"], ask=lambda _: "") == 2
+    assert calibrate_main(["dice", "--camera", str(tmp_path / "none.avi")],
+                          ask=lambda _: "") == 1
+    out = capsys.readouterr().out
+    assert out.count("--area must be x0,y0,x1,y1") == 2
+    assert "I cannot read pictures from camera" in out

@@ -1,0 +1,142 @@
+"""Where the tray is: the floor the dice land on, learned at calibration.
+
+``companion calibrate dice`` looks at the empty tray, then at the tray with one die in it. The
+die is what changed between the two pictures (changed_spot), which a patterned rim or a busy
+table cannot fool. The floor is the region around the die whose colour is the floor's there
+(floor_around): its bounding box becomes the reader's tray area, so that a tray's rim, its
+walls and the table around it are not searched (on the test photos of a tray with a patterned
+rim, most candidates lay there) and a die outside the tray is not reported.
+
+A table with no tray is one large floor: the area is then most of the frame, as before.
+
+Without a picture of the empty tray (the die was already in it), floor_from_dice paints the
+dice read over, then looks around the one lying furthest from the others. The benchmark uses
+it for the area a calibration would find on the test photos, which have no empty picture.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+Image = NDArray[Any]
+
+
+class Spot(Protocol):  # a vision.dice.Die (this module does not import the reader)
+    @property
+    def x(self) -> float: ...
+    @property
+    def y(self) -> float: ...
+    @property
+    def size(self) -> float: ...
+    @property
+    def confidence(self) -> float: ...
+
+Area = tuple[float, float, float, float]  # x0, y0, x1, y1 in frame pixels
+
+WORK_WIDTH = 480  # the pictures are compared at this width (noise and pips smooth out)
+CHANGE = 20.0  # a colour difference (Lab, chroma counted twice) that is a die, not noise
+MOST_CHANGED = 0.1  # more of the frame than this changed: the camera or the light moved
+FLOOR_SPREAD = 4.0  # the floor is within this many times its own spread of its colour ...
+FLOOR_LEAST = 12.0  # ... and never less than this (a very even floor, lit unevenly)
+EDGE = (40, 100)  # Canny's thresholds for the edges that bound a floor (a rim, a wall)
+SMALLEST_TRAY = 4.0  # a floor less than this many die sides across is not a tray
+GROW = 0.5  # die sides added around the floor: a die against a wall has its centre there
+
+
+def _work(image: Image) -> tuple[Image, float]:
+    scale = min(1.0, WORK_WIDTH / image.shape[1])
+    small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    lab = cv2.cvtColor(cv2.GaussianBlur(small, (5, 5), 0), cv2.COLOR_BGR2LAB)
+    return lab.astype(np.float32), scale
+
+
+def _distance(lab: Image, colour: Image, lightness: float = 1.0) -> Image:
+    diff = lab - colour
+    weights = np.array([lightness, 2.0, 2.0], np.float32)
+    out: Image = np.sqrt((diff * diff) @ weights)
+    return out
+
+
+def changed_spot(before: Image, after: Image) -> tuple[float, float, float] | None:
+    """The centre and side (frame pixels) of the largest spot that changed between two
+    pictures from one camera: the die put in the empty tray. None if nothing changed, or if
+    too much did (the camera or the light moved)."""
+    if before.shape != after.shape:
+        return None
+    lab0, scale = _work(before)
+    lab1, _ = _work(after)
+    changed: Image = (_distance(lab1, lab0) > CHANGE).astype(np.uint8)
+    if changed.mean() > MOST_CHANGED:
+        return None
+    # a white die on a white table changes little but its pips: closed into one spot
+    changed = cv2.morphologyEx(changed, cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8))
+    count, _, stats, centres = cv2.connectedComponentsWithStats(changed, connectivity=8)
+    if count < 2:
+        return None
+    best = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    side = float(max(stats[best, cv2.CC_STAT_WIDTH], stats[best, cv2.CC_STAT_HEIGHT]))
+    x, y = centres[best]
+    return float(x) / scale, float(y) / scale, side / scale
+
+
+def floor_around(image: Image, x: float, y: float, die_side: float) -> Area | None:
+    """The bounding box (frame pixels) of the floor around a die at (x, y): the connected
+    region, from a ring around the die, whose colour is within FLOOR_SPREAD times the ring's
+    own spread of the ring's median colour, the die and small specks (pips, crumbs, other
+    dice) filled in. Grown by half a die side, so that a die against a wall lies inside.
+    None if that region is less than SMALLEST_TRAY die sides across."""
+    lab, scale = _work(image)
+    h, w = lab.shape[:2]
+    cx, cy, side = x * scale, y * scale, max(2.0, die_side * scale)
+    yy, xx = np.mgrid[0:h, 0:w]
+    r = np.hypot(xx - cx, yy - cy)
+    ring = (r > 1.0 * side) & (r < 2.5 * side)
+    if ring.sum() < 20:
+        return None
+    colour = np.median(lab[ring], axis=0)
+    dist = _distance(lab, colour, lightness=0.5)  # light varies over a floor; hue less
+    level = max(FLOOR_LEAST, FLOOR_SPREAD * float(np.median(dist[ring])))
+    # the floor: near the ring's colour and off the edges (a rim's edges keep a floor of the
+    # table's colour apart from the floor of the tray)
+    edges = cv2.dilate(cv2.Canny(cv2.cvtColor(lab.astype(np.uint8), cv2.COLOR_LAB2BGR),
+                                 *EDGE), np.ones((3, 3), np.uint8))
+    floor = ((dist < level) & (edges == 0)).astype(np.uint8)
+    floor = cv2.morphologyEx(floor, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(floor, connectivity=4)
+    hits = np.bincount(labels[ring], minlength=count)
+    hits[0] = 0
+    which = int(np.argmax(hits))  # the region most of the ring lies on
+    if hits[which] == 0:
+        return None
+    bx, by, bw, bh = (int(v) for v in stats[which, :4])
+    if min(bw, bh) < SMALLEST_TRAY * side:
+        return None
+    grow = GROW * side
+    x0, y0 = max(0.0, bx - grow), max(0.0, by - grow)
+    x1, y1 = min(w - 1.0, bx + bw - 1 + grow), min(h - 1.0, by + bh - 1 + grow)
+    return (round(x0 / scale, 1), round(y0 / scale, 1), round(x1 / scale, 1),
+            round(y1 / scale, 1))
+
+
+def floor_from_dice(image: Image, dice: Sequence[Spot]) -> Area | None:
+    """The floor around the die read surely (confidence 0.9; any if none is) that lies
+    furthest from the others, with all the dice painted over (an empty tray, emulated)."""
+    if not dice:
+        return None
+    sure = [d for d in dice if d.confidence >= 0.9] or list(dice)
+
+    def room(die: Spot) -> float:
+        return min((float(np.hypot(die.x - o.x, die.y - o.y)) for o in dice if o is not die),
+                   default=float("inf"))
+
+    seed = max(sure, key=room)
+    mask = np.zeros(image.shape[:2], np.uint8)
+    for die in dice:
+        cv2.circle(mask, (round(die.x), round(die.y)), round(0.75 * die.size) + 2, 255, -1)
+    empty = cv2.inpaint(image, mask, 5, cv2.INPAINT_TELEA)
+    return floor_around(empty, seed.x, seed.y, seed.size)
