@@ -36,6 +36,7 @@ class Spot(Protocol):  # a vision.dice.Die (this module does not import the read
     @property
     def confidence(self) -> float: ...
 
+
 Area = tuple[float, float, float, float]  # x0, y0, x1, y1 in frame pixels
 
 WORK_WIDTH = 480  # the pictures are compared at this width (noise and pips smooth out)
@@ -85,11 +86,12 @@ def changed_spot(before: Image, after: Image) -> tuple[float, float, float] | No
 
 
 def floor_around(image: Image, x: float, y: float, die_side: float) -> Area | None:
-    """The bounding box (frame pixels) of the floor around a die at (x, y): the connected
-    region, from a ring around the die, whose colour is within FLOOR_SPREAD times the ring's
-    own spread of the ring's median colour, the die and small specks (pips, crumbs, other
-    dice) filled in. Grown by half a die side, so that a die against a wall lies inside.
-    None if that region is less than SMALLEST_TRAY die sides across."""
+    """The bounding box (frame pixels) of the floor around a die at (x, y): of the regions
+    whose colour is within FLOOR_SPREAD times the ring's own spread of the median colour of
+    a ring around the die, and which no edge crosses, the one most of the ring lies on (the
+    die, crumbs and other dice leave holes in it, which its box does not mind). Grown by
+    GROW die sides, so that a die against a wall lies inside. None if that region is less
+    than SMALLEST_TRAY die sides across."""
     lab, scale = _work(image)
     h, w = lab.shape[:2]
     cx, cy, side = x * scale, y * scale, max(2.0, die_side * scale)
