@@ -17,6 +17,7 @@ from vision.cli import GRAB, calibrate_main, read_main
 from vision.dice_photos import photos_in
 from vision.roll_frames import cut_sprites, paper, roll
 from vision.scenes import make_scene
+from vision.source import fit_calibration
 
 
 class Collector:
@@ -62,6 +63,51 @@ def test_recorded_roll_gives_one_throw(tmp_path: Path) -> None:
     throws = [o for o in collect.items if isinstance(o, DiceSeen)]
     assert [t.values for t in throws] == [first.values, second.values]
     assert all(t.source == f"camera:{video}" for t in throws)
+
+
+def test_calibration_fits_the_cameras_picture() -> None:
+    saved = {"area": [100.0, 50.0, 500.0, 400.0], "die_size": 40.0, "frame": [640, 480]}
+    assert fit_calibration(saved, 640, 480) == ((100.0, 50.0, 500.0, 400.0), 40.0, None)
+    assert fit_calibration(saved, 0, 0) == ((100.0, 50.0, 500.0, 400.0), 40.0, None)
+    # the same camera set to twice the resolution: scaled
+    assert fit_calibration(saved, 1280, 960) == ((200.0, 100.0, 1000.0, 800.0), 80.0, None)
+    # another shape: the camera crops differently, so nothing of it is used
+    area, size, problem = fit_calibration(saved, 1280, 720)
+    assert area is None and size is None
+    assert problem == ("The camera's picture is 1280 by 720, but the dice were calibrated at "
+                       "640 by 480: I will look at the whole picture. Run companion "
+                       "calibrate dice again.")
+    # a calibration from before the frame was stored, or none at all
+    assert fit_calibration({"area": [1, 2, 3, 4]}, 1280, 720) == ((1, 2, 3, 4), None, None)
+    assert fit_calibration({}, 1280, 720) == (None, None, None)
+
+
+def test_a_calibration_of_another_shape_is_said_once_and_reading_goes_on(
+        tmp_path: Path) -> None:
+    from vision.source import save_calibration
+
+    rng = np.random.default_rng(22)
+    sprites = cut_sprites(photos_in("train"), 10, rng)
+    rolled = roll(sprites[:2], paper((640, 480), rng), rng, moving=10, resting=8)
+    video = tmp_path / "roll.avi"
+    _record(video, rolled.frames)
+    save_calibration("dice", {"area": [10.0, 10.0, 300.0, 200.0], "die_size": 20.0,
+                              "frame": [320, 180]})
+    source = open_source(f"camera:{video}", "dice")
+    items: list[Observation] = []
+    ended = threading.Event()
+
+    def collect(observation: Observation) -> None:
+        items.append(observation)
+        if isinstance(observation, DeviceStatus) and observation.state == "disconnected":
+            ended.set()
+
+    source.start(collect)
+    assert ended.wait(timeout=120)
+    source.close()
+    errors = [o.reason for o in items if isinstance(o, DeviceError)]
+    assert len(errors) == 1 and "calibrated at 320 by 180" in errors[0]
+    assert [o.values for o in items if isinstance(o, DiceSeen)] == [rolled.values]
 
 
 def test_missing_camera_is_a_device_error(tmp_path: Path) -> None:

@@ -63,6 +63,29 @@ def save_calibration(role: str, values: dict[str, Any]) -> Path:
     return path
 
 
+def fit_calibration(calibration: dict[str, Any], width: int, height: int
+                    ) -> tuple[tuple[float, float, float, float] | None, float | None,
+                               str | None]:
+    """The dice calibration's tray area and die size for pictures ``width`` x ``height``
+    (0: unknown, taken as the calibrated size), and a sentence if it does not fit them.
+    Calibrated at another size of the same shape (a camera set to another resolution): both
+    scaled. Of another shape (the camera crops differently): neither is used, and the
+    sentence asks for a new calibration."""
+    area = calibration.get("area")
+    die_size = float(calibration["die_size"]) if calibration.get("die_size") else None
+    frame = calibration.get("frame")
+    if not frame or not width or not height or (width, height) == tuple(frame):
+        return (tuple(area) if area else None), die_size, None
+    sx, sy = width / frame[0], height / frame[1]
+    if abs(sx / sy - 1) > 0.01:
+        return None, None, (f"The camera's picture is {width} by {height}, but the dice were "
+                            f"calibrated at {frame[0]} by {frame[1]}: I will look at the whole "
+                            "picture. Run companion calibrate dice again.")
+    scaled = (area[0] * sx, area[1] * sy, area[2] * sx, area[3] * sy) if area else None
+    log.info("dice calibration made at %sx%s, scaled to %sx%s", *frame, width, height)
+    return scaled, (die_size * sx if die_size else None), None
+
+
 @dataclass
 class CardWatcher:
     """Cards shown to the camera: each reported once when stable, again only after leaving."""
@@ -123,6 +146,7 @@ class CameraSource:
             draw = draw_dice if role == "dice" else draw_cards
             self.preview = Preview(f"Table Companion: {role} ({self.name})", draw)
         self._moving: Callable[[], bool] = lambda: False
+        self.problem: str | None = None  # the calibration does not fit this camera's picture
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -130,20 +154,21 @@ class CameraSource:
                            ) -> Callable[[NDArray[Any]], Any]:
         return self.preview.wrap(read) if self.preview is not None else read
 
-    def _watcher(self) -> Callable[[NDArray[Any]], list[Observation]]:
+    def _watcher(self, width: int = 0, height: int = 0
+                 ) -> Callable[[NDArray[Any]], list[Observation]]:
         calibration = load_calibration().get(self.role, {})
         if self.role == "dice":
             from vision.dice import DiceReader
             from vision.motion import RestDetector
 
             reader = DiceReader.load()
-            area = calibration.get("area")
+            area, die_size, self.problem = fit_calibration(calibration, width, height)
             if area is not None:
-                reader.area = tuple(area)
-            if calibration.get("die_size"):
-                reader.calibrate(float(calibration["die_size"]))
+                reader.area = area
+            if die_size:
+                reader.calibrate(die_size)
             detector = RestDetector(self._read_with_preview(reader.read), source=self.name,
-                                    area=tuple(area) if area else None)
+                                    area=area)
             self._moving = lambda: detector.moving
             return detector.feed
         from vision.cards import TEMPLATES_FILE, CardReader
@@ -171,12 +196,15 @@ class CameraSource:
             emit(DeviceError(source=self.name, reason=f"I cannot open the camera {self.target}"))
             return
         try:
-            feed = self._watcher()
+            feed = self._watcher(int(capture.get(cv2.CAP_PROP_FRAME_WIDTH)),
+                                 int(capture.get(cv2.CAP_PROP_FRAME_HEIGHT)))
         except (FileNotFoundError, ValueError) as err:
             emit(DeviceError(source=self.name, reason=str(err)))
             capture.release()
             return
         emit(DeviceStatus(source=self.name, state="connected", detail=self.role))
+        if self.problem:
+            emit(DeviceError(source=self.name, reason=self.problem))
         if self.preview is not None:
             problem = preview_problem()
             if problem:
