@@ -10,8 +10,9 @@
    (vision/cnn.py, weights in vision/models/dice.npz): "none" or a face value 1..6.
 3. Overlapping acceptances are merged (the most likely die wins, but two touching dice read
    surely as different values stay two); a second look finds dice with no peak of their own
-   next to the accepted ones; a die whose value is unsure is read again in its four turns,
-   and at two neighbouring scales, and the votes averaged.
+   next to the accepted ones; a die whose value is unsure (and not the pip counter's count,
+   step 4) is read again in its four turns, and at two neighbouring scales, and the votes
+   averaged.
 4. The pip counter (vision/pips.py) counts blobs on the crop; its count k updates the
    classifier's probabilities by P(k | value) ** w, the table measured on the training
    photos and the weight w chosen on their cross-validation folds and the validation photos
@@ -339,6 +340,10 @@ class DiceReader:
         self.recheck = 0.9
         # the candidate size is a step off now and then: val 97.87% -> 98.94% with (0.9, 1.1)
         self.recheck_scales: tuple[float, ...] = (0.9, 1.1)
+        # an unsure value that the pip counter counts too is not read again: on the folds
+        # the same readings, calibrated or not (and as many asked about); on val one die
+        # fewer at a calibrated scale, asked about. A fifth fewer crops (2026-11-22)
+        self.pips_spare_recheck = True
         self.work_size = work_size
         self.candidate_step = 1  # 2: candidates found on a half-size copy
         # with candidate_step 1: search a half-size copy and refine at full size (coarse_peaks)
@@ -418,12 +423,19 @@ class DiceReader:
                 probs = np.concatenate([probs, self.net.probabilities(extra)])
                 chosen = self._choose(points, probs, chosen)
         # an unsure value is read again: the average over the four turns of the crop and of
-        # crops 0.9 and 1.1 times as large (sure ones skip it, for speed). The mirror images
-        # too (16 looks, until 2026-11-21) read the same on the folds and val; fewer turns at
-        # the other scales lost up to three dice
+        # crops 0.9 and 1.1 times as large (sure ones skip it, for speed, and so do those
+        # the pip count agrees with: pips_spare_recheck). The mirror images too (16 looks,
+        # until 2026-11-21) read the same on the folds and val; fewer turns at the other
+        # scales lost up to three dice
         votes = probs[chosen].copy()
         unsure = [k for k in range(len(chosen)) if votes[k, 1:].max() < self.recheck * (
             1 - votes[k, 0])]
+        counts = [-1] * len(chosen)
+        if self.pips is not None and self.pip_weight > 0:  # weight 0: the count is moot
+            counts = count_pips_many(np.stack([crop(work, *points[i], side=64)
+                                               for i in chosen]))
+        if self.pips_spare_recheck:
+            unsure = [k for k in unsure if counts[k] != int(votes[k, 1:].argmax()) + 1]
         if unsure:
             views = [inputs[[chosen[k] for k in unsure]]]
             for f in self.recheck_scales:
@@ -433,10 +445,6 @@ class DiceReader:
             again = self.net.probabilities(np.concatenate(looks)).reshape(
                 len(looks), len(unsure), -1)
             votes[unsure] = again.mean(axis=0)
-        counts = [-1] * len(chosen)
-        if self.pips is not None and self.pip_weight > 0:  # weight 0: the count is moot
-            counts = count_pips_many(np.stack([crop(work, *points[i], side=64)
-                                               for i in chosen]))
         kept: list[Die] = []
         for k, i in enumerate(chosen):
             x, y, s = points[i]
