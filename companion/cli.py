@@ -15,7 +15,7 @@ from typing import Any
 
 from companion.clock import start_clock
 from companion.config import user_data_dir
-from companion.engine import Game
+from companion.engine import Game, Priority
 from companion.games import find, load_all
 from companion.journal import (
     Journal,
@@ -27,6 +27,8 @@ from companion.journal import (
 )
 from companion.session import ReplayError, Session, build_game, salvage
 from companion.sources import Source, open_source
+
+log = logging.getLogger("companion.cli")
 
 # Commands implemented elsewhere: "module:function(argv) -> int".
 EXTERNAL: dict[str, str] = {
@@ -64,6 +66,7 @@ def _dispatch(command: str, rest: list[str]) -> int:
             return _game_tool(command, rest)
     except (JournalError, KeyError, ValueError, FileNotFoundError) as err:
         message = err.args[0] if isinstance(err, KeyError) and err.args else err
+        log.warning("companion %s refused: %s", command, message)
         print(f"companion {command}: {message}", file=sys.stderr)
         return 2
     print(f"companion: unknown command {command!r}\n\n{USAGE}", file=sys.stderr)
@@ -213,6 +216,9 @@ def cmd_resume(argv: list[str]) -> int:
     except ReplayError as err:
         journal.close()
         if not args.salvage:
+            # said aloud too: the players at the table may not be looking at the terminal
+            announcer.say(f"I cannot resume this game. {err} Nothing was changed.",
+                          Priority.REFUSAL)
             announcer.close()
             raise _with_salvage_hint(err, path) from err
         path, journal = _salvaged(path)

@@ -136,9 +136,13 @@ def test_the_cli_says_how_to_salvage_and_salvage_goes_on_in_a_copy(tmp_path, mon
              json.dumps({"type": "Throw", "values": [7]}))
     before = _entries(path)
     monkeypatch.setattr("sys.stdin", io.StringIO("roll 6\n"))
-    assert main(["resume", "--voice", "silent", "--journal", str(path)]) == 2
-    err = capsys.readouterr().err
+    assert main(["resume", "--voice", "console", "--journal", str(path)]) == 2
+    out, err = capsys.readouterr()
     assert "companion resume: Entry 2 (roll 7) is refused by the rules" in err
+    # said aloud (the console voice prints what it says) and logged
+    assert "I cannot resume this game. Entry 2 (roll 7) is refused by the rules" in out
+    log = (tmp_path / "data" / "table-companion" / "companion.log").read_text()
+    assert "companion resume refused: Entry 2 (roll 7) is refused by the rules" in log
     assert f"Nothing was changed. To go on from the entry before it, in a copy: companion " \
            f"resume --journal {path} --salvage" in err
     assert main(["state", "--journal", str(path)]) == 2
