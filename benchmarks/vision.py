@@ -26,7 +26,7 @@ import argparse  # noqa: E402
 import json  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
-from collections.abc import Callable  # noqa: E402
+from collections.abc import Callable, Sequence  # noqa: E402
 from typing import Any  # noqa: E402
 
 import cv2  # noqa: E402
@@ -35,7 +35,7 @@ import numpy as np  # noqa: E402
 W, H = 1280, 720
 
 
-def _fps(step: Callable[[np.ndarray], object], frames: list[np.ndarray]) -> float:
+def _fps(step: Callable[[Any], object], frames: Sequence[Any]) -> float:
     step(frames[0])  # warm-up
     start = time.perf_counter()
     for frame in frames:
@@ -67,11 +67,7 @@ def _dice_fps(reader: Any, frames: list[np.ndarray], areas: list[Area]) -> float
         reader.area = areas[i]  # each photo is its own set-up
         return reader.read(frames[i])
 
-    read(0)  # warm-up
-    start = time.perf_counter()
-    for i in range(len(frames)):
-        read(i)
-    return len(frames) / (time.perf_counter() - start)
+    return _fps(read, range(len(frames)))
 
 
 def dice_frames(count: int, most: int | None = None
