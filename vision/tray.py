@@ -49,11 +49,12 @@ SMALLEST_TRAY = 4.0  # a floor less than this many die sides across is not a tra
 GROW = 0.5  # die sides added around the floor: a die against a wall has its centre there
 
 
-def _work(image: Image) -> tuple[Image, float]:
+def _work(image: Image) -> tuple[Image, Image, float]:
+    """The picture at WORK_WIDTH, smoothed (BGR bytes) and in Lab (float), and its scale."""
     scale = min(1.0, WORK_WIDTH / image.shape[1])
     small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-    lab = cv2.cvtColor(cv2.GaussianBlur(small, (5, 5), 0), cv2.COLOR_BGR2LAB)
-    return lab.astype(np.float32), scale
+    smooth = cv2.GaussianBlur(small, (5, 5), 0)
+    return smooth, cv2.cvtColor(smooth, cv2.COLOR_BGR2LAB).astype(np.float32), scale
 
 
 def _distance(lab: Image, colour: Image, lightness: float = 1.0) -> Image:
@@ -69,8 +70,8 @@ def changed_spot(before: Image, after: Image) -> tuple[float, float, float] | No
     too much did (the camera or the light moved)."""
     if before.shape != after.shape:
         return None
-    lab0, scale = _work(before)
-    lab1, _ = _work(after)
+    _, lab0, scale = _work(before)
+    _, lab1, _ = _work(after)
     changed: Image = (_distance(lab1, lab0) > CHANGE).astype(np.uint8)
     if changed.mean() > MOST_CHANGED:
         return None
@@ -92,7 +93,7 @@ def floor_around(image: Image, x: float, y: float, die_side: float) -> Area | No
     die, crumbs and other dice leave holes in it, which its box does not mind). Grown by
     GROW die sides, so that a die against a wall lies inside. None if that region is less
     than SMALLEST_TRAY die sides across."""
-    lab, scale = _work(image)
+    smooth, lab, scale = _work(image)
     h, w = lab.shape[:2]
     cx, cy, side = x * scale, y * scale, max(2.0, die_side * scale)
     yy, xx = np.mgrid[0:h, 0:w]
@@ -105,8 +106,7 @@ def floor_around(image: Image, x: float, y: float, die_side: float) -> Area | No
     level = max(FLOOR_LEAST, FLOOR_SPREAD * float(np.median(dist[ring])))
     # the floor: near the ring's colour and off the edges (a rim's edges keep a floor of the
     # table's colour apart from the floor of the tray)
-    edges = cv2.dilate(cv2.Canny(cv2.cvtColor(lab.astype(np.uint8), cv2.COLOR_LAB2BGR),
-                                 *EDGE), np.ones((3, 3), np.uint8))
+    edges = cv2.dilate(cv2.Canny(smooth, *EDGE), np.ones((3, 3), np.uint8))
     floor = ((dist < level) & (edges == 0)).astype(np.uint8)
     floor = cv2.morphologyEx(floor, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     count, labels, stats, _ = cv2.connectedComponentsWithStats(floor, connectivity=4)
