@@ -27,6 +27,7 @@ import numpy as np
 
 from companion.cards import FULL_DECK
 from vision.draw import draw_cards, draw_dice
+from vision.tray import Area
 
 
 def read_main(argv: list[str]) -> int:
@@ -140,15 +141,16 @@ def calibrate_main(argv: list[str], ask: Callable[[str], str] = input) -> int:
     parser.add_argument("--camera", default="0", help="device index or a video file")
     parser.add_argument("--area", help="tray area x0,y0,x1,y1 in pixels (dice)")
     args = parser.parse_args(argv)
-    area: list[float] | None = None
+    area: Area | None = None
     if args.what == "dice" and args.area:
         try:
-            area = [float(v) for v in args.area.split(",")]
-        except ValueError:
-            area = []
-        if len(area) != 4 or area[0] >= area[2] or area[1] >= area[3]:
+            x0, y0, x1, y1 = (float(v) for v in args.area.split(","))
+        except ValueError:  # not numbers, or not four of them
+            x0 = y0 = x1 = y1 = 0.0
+        if x0 >= x1 or y0 >= y1:
             print("--area must be x0,y0,x1,y1 with x0 < x1 and y0 < y1")
             return 2
+        area = (x0, y0, x1, y1)
     camera = _Camera(args.camera)
     try:
         if args.what == "dice":
@@ -158,7 +160,7 @@ def calibrate_main(argv: list[str], ask: Callable[[str], str] = input) -> int:
         camera.close()
 
 
-def _calibrate_dice(camera: _Camera, name: str, area: list[float] | None,
+def _calibrate_dice(camera: _Camera, name: str, area: Area | None,
                     ask: Callable[[str], str]) -> int:
     """The empty tray, then one die in it: the die is what changed, the tray area is the floor
     around it (vision/tray.py), and the die's size is read inside that area."""
@@ -179,22 +181,21 @@ def _calibrate_dice(camera: _Camera, name: str, area: list[float] | None,
     if area is None and spot is not None:
         floor = floor_around(empty[-1], *spot)
         if floor is not None:
-            area, found = list(floor), "tray floor"
+            area, found = floor, "tray floor"
     reader = DiceReader.load()
     if area is None:
         # no change seen (the die was in both pictures), or no floor around it: the die read
         # in the whole frame, and the floor around it once it is painted over
         margin = 0.03
-        area, found = [w * margin, h * margin, w * (1 - margin), h * (1 - margin)], "frame"
-        reader.area = (area[0], area[1], area[2], area[3])
-        dice = reader.read(later[-1])
-        floor = floor_from_dice(later[-1], dice)  # a spurious die on a rim is less sure
+        area, found = (w * margin, h * margin, w * (1 - margin), h * (1 - margin)), "frame"
+        reader.area = area
+        floor = floor_from_dice(later[-1], reader.read(later[-1]))  # a rim's die is unsure
         if floor is not None:
-            area, found = list(floor), "tray floor"
+            area, found = floor, "tray floor"
         else:
             print("I could not find the tray's floor, so I will look at the whole picture "
                   "(--area x0,y0,x1,y1 sets the tray area).")
-    reader.area = (area[0], area[1], area[2], area[3])
+    reader.area = area
     dice = reader.read(later[-1])
     if len(dice) != 1:
         print(f"I see {len(dice)} dice; put exactly one die in the tray and try again.")
