@@ -184,17 +184,6 @@ def peaks_in(dist: NDArray[Any], step: int = 1, threshold: float = THRESHOLD,
     return [((c.x + 0.5) * step - 0.5, (c.y + 0.5) * step - 0.5, c.size * step) for c in found]
 
 
-def coarse_peaks(dist: NDArray[Any], threshold: float = THRESHOLD, limit: int = LIMIT
-                 ) -> list[Point]:
-    """The candidates at a quarter of the cost: busy_peaks on a half-size copy of the
-    distance map, each peak then moved to the best centre-surround response (at every
-    candidate size) within REFINE_REACH working pixels on the full-size map. On the
-    cross-validation folds and val, with and without calibration, it reads within a die of
-    the full-size search (docs/vision.md), for a few more crops: the half-size peak window
-    (3 pixels, 6 at full size) keeps a few more neighbours apart than the full-size one (7)."""
-    return refine(dist, busy_peaks(half_size(dist), 2, threshold, limit, fast=True), threshold)
-
-
 def _search_copy(dist: NDArray[Any], step: int, coarse: bool) -> tuple[NDArray[Any], int]:
     """The map the peaks are searched on and its step: the half-size copy for a coarse
     search of a full-size map (refined afterwards), else the map itself."""
@@ -346,7 +335,7 @@ class DiceReader:
         self.pips_spare_recheck = True
         self.work_size = work_size
         self.candidate_step = 1  # 2: candidates found on a half-size copy
-        # with candidate_step 1: search a half-size copy and refine at full size (coarse_peaks)
+        # with candidate_step 1: search a half-size copy and refine at full size (_first_peaks)
         self.coarse_search = True
         self.second_look = True  # look again for peaks with the accepted dice blanked out
         self.skip_edges = True  # peaks on an edge (a tray's rim) are not read: see on_edge
@@ -462,7 +451,14 @@ class DiceReader:
                     d.confidence, d.pips) for d in kept]
 
     def _first_peaks(self, dist: NDArray[Any], step: int) -> list[Point]:
-        """The first pass's candidate peaks, without those on an edge (skip_edges)."""
+        """The first pass's candidate peaks, without those on an edge (skip_edges). With
+        coarse_search, at a quarter of the cost: busy_peaks on a half-size copy of the
+        distance map, each peak then moved to the best centre-surround response (at every
+        candidate size) within REFINE_REACH working pixels on the full-size map. On the
+        cross-validation folds and val, with and without calibration, that reads within a die
+        of the full-size search (docs/vision.md), for a few more crops: the half-size peak
+        window (3 pixels, 6 at full size) keeps a few more neighbours apart than the full-size
+        one (7)."""
         search, search_step = _search_copy(dist, step, self.coarse_search)
         peaks = busy_peaks(search, search_step, fast=True)
         if self.skip_edges:
@@ -480,7 +476,7 @@ class DiceReader:
         blanked out. Only windows around the dice are searched (overlapping ones as one),
         wide enough that the largest candidate's surround fits: the response there is the
         whole map's. ``coarse`` (with step 1): searched on a half-size copy and refined, as
-        coarse_peaks does."""
+        the first pass does (_first_peaks)."""
         blank = dist.copy()
         for x, y, s in dice:
             centre = (round((x + 0.5) / step - 0.5), round((y + 0.5) / step - 0.5))

@@ -50,7 +50,7 @@ PIP_WEIGHT = 0.3
 # Candidates on a half-size copy are four times cheaper to find, but a model trained on them
 # read 94.1% on val against 96.3% at full size (same recipe), so full size it is. (The reader
 # does search a half-size copy, but moves each peak to its best at full size before cropping:
-# vision.dice.coarse_peaks. The training crops stay at the full-size candidates.)
+# vision.dice.DiceReader._first_peaks. The training crops stay at the full-size candidates.)
 CANDIDATE_STEP = 1
 
 
