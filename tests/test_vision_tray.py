@@ -151,7 +151,7 @@ def test_calibrate_with_no_floor_to_find_reads_the_whole_frame(tmp_path, sprites
     assert "could not find the tray's floor" in capsys.readouterr().out
 
 
-def test_calibrate_refuses_a_bad_area_and_a_missing_camera(tmp_path, capsys):
+def test_calibrate_refuses_a_bad_area_and_a_missing_camera(tmp_path, capsys, caplog):
     assert calibrate_main(["dice", "--area", "5,5,1,1"], ask=lambda _: "") == 2
     assert calibrate_main(["dice", "--area", "a,b,c,d"], ask=lambda _: "") == 2
     assert calibrate_main(["dice", "--camera", str(tmp_path / "none.avi")],
@@ -159,3 +159,6 @@ def test_calibrate_refuses_a_bad_area_and_a_missing_camera(tmp_path, capsys):
     out = capsys.readouterr().out
     assert out.count("--area must be x0,y0,x1,y1") == 2
     assert "I cannot read pictures from camera" in out
+    logged = [r.getMessage() for r in caplog.records if r.name == "companion.vision"]
+    assert sum("--area must be" in m for m in logged) == 2
+    assert any("I cannot read pictures from camera" in m for m in logged)

@@ -17,10 +17,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 import cv2
 import numpy as np
@@ -28,6 +29,8 @@ import numpy as np
 from companion.cards import FULL_DECK
 from vision.draw import draw_cards, draw_dice
 from vision.tray import Area
+
+log = logging.getLogger("companion.vision")
 
 
 def read_main(argv: list[str]) -> int:
@@ -59,6 +62,7 @@ def read_main(argv: list[str]) -> int:
             status = 1
             # the JSON keeps one stable message; the terminal says which failure it was
             results.append({"image": path, "error": "cannot open this file as an image"})
+            log.warning("%s: cannot open this file as an image (%s)", path, why)
             if not args.json:
                 print(f"{path}: cannot open this file as an image ({why})", file=sys.stderr)
             continue
@@ -106,7 +110,14 @@ def _annotate(folder: Path | None, path: str, drawn: np.ndarray | None) -> None:
     if folder is not None and drawn is not None:
         out = folder / f"{Path(path).stem}.read.png"
         if not cv2.imwrite(str(out), drawn):
-            print(f"{path}: cannot write {out}", file=sys.stderr)
+            _refuse(f"{path}: cannot write {out}", sys.stderr)
+
+
+def _refuse(text: str, stream: TextIO | None = None) -> None:
+    """What the set-up or a reading refuses: said on the terminal (standard output unless
+    ``stream``) and in the log."""
+    log.warning("%s", text.strip())
+    print(text, file=stream)
 
 
 class _Camera:
@@ -148,7 +159,7 @@ def calibrate_main(argv: list[str], ask: Callable[[str], str] = input) -> int:
         except ValueError:  # not numbers, or not four of them
             x0 = y0 = x1 = y1 = 0.0
         if x0 >= x1 or y0 >= y1:
-            print("--area must be x0,y0,x1,y1 with x0 < x1 and y0 < y1")
+            _refuse("--area must be x0,y0,x1,y1 with x0 < x1 and y0 < y1")
             return 2
         area = (x0, y0, x1, y1)
     camera = _Camera(args.camera)
@@ -173,7 +184,7 @@ def _calibrate_dice(camera: _Camera, name: str, area: Area | None,
     ask("Put one die in the middle of the tray, then press Enter. ")
     later = camera.grab(GRAB)
     if not empty or not later:
-        print(f"I cannot read pictures from camera {name}.")
+        _refuse(f"I cannot read pictures from camera {name}.")
         return 1
     h, w = later[-1].shape[:2]
     spot = changed_spot(empty[-1], later[-1])
@@ -193,12 +204,12 @@ def _calibrate_dice(camera: _Camera, name: str, area: Area | None,
         if floor is not None:
             area, found = floor, "tray floor"
         else:
-            print("I could not find the tray's floor, so I will look at the whole picture "
-                  "(--area x0,y0,x1,y1 sets the tray area).")
+            _refuse("I could not find the tray's floor, so I will look at the whole picture "
+                    "(--area x0,y0,x1,y1 sets the tray area).")
     reader.area = area
     dice = reader.read(later[-1])
     if len(dice) != 1:
-        print(f"I see {len(dice)} dice; put exactly one die in the tray and try again.")
+        _refuse(f"I see {len(dice)} dice; put exactly one die in the tray and try again.")
         return 1
     path = save_calibration("dice", {"area": [round(v, 1) for v in area],
                                      "area_from": found, "die_size": round(dice[0].size, 1),
@@ -223,11 +234,11 @@ def _calibrate_cards(camera: _Camera, name: str, ask: Callable[[str], str]) -> i
             break
         frames = camera.grab(GRAB)
         if not frames:
-            print(f"I cannot read pictures from camera {name}.")
+            _refuse(f"I cannot read pictures from camera {name}.")
             return 1
         corners = reader.corners_of_single_card(frames[-1])
         if corners is None:
-            print("  I do not see exactly one card; skipped.")
+            _refuse("  I do not see exactly one card; skipped.")
             misread[str(card)] = "not seen"
             continue
         seen = reader.read(frames[-1]).cards
@@ -237,7 +248,7 @@ def _calibrate_cards(camera: _Camera, name: str, ask: Callable[[str], str]) -> i
         features.extend(corners)
         names.extend([str(card)] * len(corners))
     if not features:
-        print("No card learned.")
+        _refuse("No card learned.")
         return 1
     deck = calibration_path().with_name(TEMPLATES_FILE)
     deck.parent.mkdir(parents=True, exist_ok=True)
