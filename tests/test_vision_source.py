@@ -110,6 +110,49 @@ def test_a_calibration_of_another_shape_is_said_once_and_reading_goes_on(
     assert [o.values for o in items if isinstance(o, DiceSeen)] == [rolled.values]
 
 
+def _played(video: Path) -> list[Observation]:
+    """What the camera source gives for a whole recording."""
+    source = open_source(f"camera:{video}", "dice")
+    items: list[Observation] = []
+    ended = threading.Event()
+
+    def collect(observation: Observation) -> None:
+        items.append(observation)
+        if isinstance(observation, DeviceStatus) and observation.state == "disconnected":
+            ended.set()
+
+    source.start(collect)
+    assert ended.wait(timeout=120)
+    source.close()
+    return items
+
+
+def test_a_tray_that_no_longer_has_its_calibrated_colour_is_said_once(tmp_path: Path) -> None:
+    from vision.source import save_calibration
+    from vision.tray import FloorWatch, floor_colour
+
+    rng = np.random.default_rng(23)
+    sprites = cut_sprites(photos_in("train"), 10, rng)
+    background = paper((640, 480), rng)
+    rolled = roll(sprites[:2], background, rng, moving=10, resting=8)
+    still = FloorWatch.every * FloorWatch.times + 10  # the dice lie there a few seconds
+    video = tmp_path / "roll.avi"
+    _record(video, rolled.frames + [rolled.frames[-1]] * still)
+    area = (10.0, 10.0, 630.0, 470.0)
+    calibrated = {"area": list(area), "frame": [640, 480]}
+    save_calibration("dice", {**calibrated, "floor_colour": list(floor_colour(background, area))})
+    items = _played(video)
+    assert not [o for o in items if isinstance(o, DeviceError)]
+    assert [o.values for o in items if isinstance(o, DiceSeen)] == [rolled.values]
+    # calibrated on green felt: the light paper is another tray (or the camera was turned)
+    felt = np.full((480, 640, 3), (60, 120, 40), np.uint8)
+    save_calibration("dice", {**calibrated, "floor_colour": list(floor_colour(felt, area))})
+    items = _played(video)
+    errors = [o.reason for o in items if isinstance(o, DeviceError)]
+    assert len(errors) == 1 and "does not look as it did at calibration" in errors[0]
+    assert [o.values for o in items if isinstance(o, DiceSeen)] == [rolled.values]
+
+
 def test_missing_camera_is_a_device_error(tmp_path: Path) -> None:
     source = open_source(f"camera:{tmp_path / 'nothing.mp4'}", "dice")
     collect = Collector()

@@ -14,7 +14,14 @@ import pytest
 from vision.cli import GRAB, calibrate_main
 from vision.dice_photos import photos_in
 from vision.roll_frames import Sprite, cut_sprites, paper, paste
-from vision.tray import changed_spot, floor_around
+from vision.tray import (
+    FLOOR_CHANGED,
+    FloorWatch,
+    changed_spot,
+    colour_change,
+    floor_around,
+    floor_colour,
+)
 
 FLOOR = (200, 120, 760, 500)  # x0, y0, x1, y1 of the tray's floor in the 960x640 scenes
 RIM = 40  # the rim's width around it, in pixels
@@ -89,6 +96,51 @@ def test_no_spot_when_nothing_or_everything_changed(sprites):
     assert changed_spot(empty, empty[:100]) is None
 
 
+def felt(scene: np.ndarray) -> np.ndarray:
+    """The scene with a green felt floor in place of the light one (another tray, or the
+    camera turned onto another table)."""
+    out = scene.copy()
+    x0, y0, x1, y1 = FLOOR
+    out[y0:y1, x0:x1] = (60, 120, 40)
+    return out
+
+
+def test_the_floor_colour_is_the_floors_with_dice_on_it_or_the_light_dimmed(sprites):
+    rng = np.random.default_rng(9)
+    empty = tray_scene(rng)
+    colour = floor_colour(empty, FLOOR)
+    paper_lab = cv2.cvtColor(empty[300:320, 400:420], cv2.COLOR_BGR2LAB).reshape(-1, 3)
+    assert colour_change(colour, tuple(np.median(paper_lab, axis=0))) < 5
+    crowded = empty
+    for sprite, x in zip(sprites[:6], range(260, 760, 85), strict=False):
+        crowded = with_die(crowded, sprite, x, 310, rng)
+    assert colour_change(colour, floor_colour(crowded, FLOOR)) < 5
+    # a lamp dimmed by a third (the bytes are gamma-encoded): not said; half the light is
+    dimmed = (empty * (2 / 3) ** (1 / 2.2)).astype(np.uint8)
+    assert 5 < colour_change(colour, floor_colour(dimmed, FLOOR)) < FLOOR_CHANGED
+    halved = (empty * 0.5 ** (1 / 2.2)).astype(np.uint8)
+    assert colour_change(colour, floor_colour(halved, FLOOR)) > FLOOR_CHANGED
+    assert colour_change(colour, floor_colour(felt(empty), FLOOR)) > 2 * FLOOR_CHANGED
+
+
+def test_floor_watch_says_once_that_the_tray_changed_and_not_for_a_hand(sprites):
+    rng = np.random.default_rng(10)
+    empty = tray_scene(rng)
+    with_dice = with_die(empty, sprites[0], 480, 300, rng)
+    watch = FloorWatch(floor_colour(empty, FLOOR), FLOOR, every=2, times=3)
+    assert [watch.feed(with_dice) for _ in range(20)] == [None] * 20
+    # a hand held over the tray for two checks: not a moved camera
+    assert [watch.feed(felt(with_dice)) for _ in range(4)] == [None] * 4
+    assert [watch.feed(with_dice) for _ in range(2)] == [None] * 2
+    said = [watch.feed(felt(with_dice)) for _ in range(30)]
+    assert [i for i, s in enumerate(said) if s] == [5]  # the third check, then never again
+    assert "does not look as it did at calibration" in (said[5] or "")
+    assert "run companion calibrate dice again" in (said[5] or "")
+    # the tray put back: quiet, and a new change is said again
+    assert [watch.feed(with_dice) for _ in range(4)] == [None] * 4
+    assert sum(1 for _ in range(6) if watch.feed(felt(with_dice))) == 1
+
+
 def _record(path: Path, frames: list[np.ndarray]) -> None:
     h, w = frames[0].shape[:2]
     writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"MJPG"), 15, (w, h))
@@ -120,7 +172,10 @@ def test_calibrate_finds_the_tray_from_a_recording(tmp_path, sprites, capsys):
     assert 0.5 * sprites[1].image.shape[0] < side < 1.5 * sprites[1].image.shape[0]
     for found, edge, outward in zip(saved["area"], FLOOR, (-1, -1, 1, 1), strict=True):
         assert 0 <= (found - edge) * outward <= 2 * side, (saved["area"], FLOOR)
-    assert "(tray floor)" in capsys.readouterr().out
+    # the empty floor's colour, not the rim's or the die's (as recorded: MJPG moves it a little)
+    assert colour_change(tuple(saved["floor_colour"]), floor_colour(empty, FLOOR)) < 5
+    out = capsys.readouterr().out
+    assert "(tray floor)" in out and "floor colour (Lab)" in out
 
 
 def test_calibrate_without_an_empty_picture_paints_the_die_over(tmp_path, sprites, capsys):

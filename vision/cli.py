@@ -177,7 +177,7 @@ def _calibrate_dice(camera: _Camera, name: str, area: Area | None,
     around it (vision/tray.py), and the die's size is read inside that area."""
     from vision.dice import DiceReader
     from vision.source import save_calibration
-    from vision.tray import changed_spot, floor_around, floor_from_dice
+    from vision.tray import changed_spot, floor_around, floor_colour, floor_from_dice
 
     ask("Clear the tray, so that no die is in it, then press Enter. ")
     empty = camera.grab(GRAB)
@@ -211,11 +211,14 @@ def _calibrate_dice(camera: _Camera, name: str, area: Area | None,
     if len(dice) != 1:
         _refuse(f"I see {len(dice)} dice; put exactly one die in the tray and try again.")
         return 1
+    # the empty tray's floor; with the die in both pictures the median does not see it
+    colour = floor_colour(empty[-1], area)
     path = save_calibration("dice", {"area": [round(v, 1) for v in area],
                                      "area_from": found, "die_size": round(dice[0].size, 1),
-                                     "frame": [w, h]})
+                                     "floor_colour": list(colour), "frame": [w, h]})
     print(f"Saved: tray area {[round(v) for v in area]} ({found}), die size "
-          f"{dice[0].size:.0f} pixels -> {path}")
+          f"{dice[0].size:.0f} pixels, floor colour (Lab) {[round(v) for v in colour]} "
+          f"-> {path}")
     return 0
 
 

@@ -5,7 +5,8 @@ A reader thread pulls frames from OpenCV's VideoCapture (a device index or a rec
 turns them into observations:
 
 - dice: vision/motion.py's RestDetector (one DiceSeen per roll, once the dice rest and the
-  reading is stable; nothing while they move; tray area from calibration);
+  reading is stable; nothing while they move; tray area from calibration), and a FloorWatch
+  (vision/tray.py) that says once when the tray at rest no longer has its calibrated colour;
 - cards: CardWatcher below (one CardSeen when a card has lain readable and unchanged for a few
   frames; again only after it has left the table).
 
@@ -33,6 +34,7 @@ from companion.observations import CardSeen, DeviceError, DeviceStatus, Observat
 from companion.sources import Emit
 from vision.draw import draw_cards, draw_dice
 from vision.preview import Preview, preview_problem
+from vision.tray import FloorWatch
 
 log = logging.getLogger("companion.vision")
 CALIBRATION_FILE = "vision.json"
@@ -170,7 +172,19 @@ class CameraSource:
             detector = RestDetector(self._read_with_preview(reader.read), source=self.name,
                                     area=area)
             self._moving = lambda: detector.moving
-            return detector.feed
+            colour = calibration.get("floor_colour")
+            if area is None or not colour:  # no area that fits, or calibrated before colours
+                return detector.feed
+            watch = FloorWatch((float(colour[0]), float(colour[1]), float(colour[2])), area)
+
+            def feed(frame: NDArray[Any]) -> list[Observation]:
+                out = detector.feed(frame)
+                sentence = None if detector.moving else watch.feed(frame)
+                if sentence:  # said and logged by the session, as any device's problem
+                    out = [*out, DeviceError(source=self.name, reason=sentence)]
+                return out
+
+            return feed
         from vision.cards import TEMPLATES_FILE, CardReader
 
         card_reader = CardReader.load()

@@ -9,6 +9,11 @@ rim, most candidates lay there) and a die outside the tray is not reported.
 
 A table with no tray is one large floor: the area is then most of the frame, as before.
 
+The floor's colour (floor_colour) is stored too. The reader does not use it: it estimates the
+background in every picture, which follows the light. FloorWatch compares it with the tray at
+rest during a game and says once when they differ beyond what one set-up varies by: the camera,
+the tray or the light has moved, and the calibrated area may no longer be the tray.
+
 Without a picture of the empty tray (the die was already in it), floor_from_dice paints the
 dice read over, then looks around the one lying furthest from the others. The benchmark uses
 it for the area a calibration would find on the test photos, which have no empty picture.
@@ -17,6 +22,7 @@ it for the area a calibration would find on the test photos, which have no empty
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import cv2
@@ -38,6 +44,7 @@ class Spot(Protocol):  # a vision.dice.Die (this module does not import the read
 
 
 Area = tuple[float, float, float, float]  # x0, y0, x1, y1 in frame pixels
+Colour = tuple[float, float, float]  # Lab, OpenCV's 8-bit scale (L 0..255, a and b 128 grey)
 
 WORK_WIDTH = 480  # the pictures are compared at this width (noise and pips smooth out)
 CHANGE = 20.0  # a colour difference (Lab, chroma counted twice) that is a die, not noise
@@ -47,6 +54,10 @@ FLOOR_LEAST = 12.0  # ... and never less than this (a very even floor, lit uneve
 EDGE = (40, 100)  # Canny's thresholds for the edges that bound a floor (a rim, a wall)
 SMALLEST_TRAY = 4.0  # a floor less than this many die sides across is not a tray
 GROW = 0.5  # die sides added around the floor: a die against a wall has its centre there
+# a floor colour this far from the calibrated one (lightness counted half, chroma twice) is
+# another floor. Within a block of five photos of one set-up (train and val, dice in them)
+# floors differ by at most 17. A lamp dimmed by a third stays below 30, half the light not
+FLOOR_CHANGED = 30.0
 
 
 def _work(image: Image) -> tuple[Image, Image, float]:
@@ -142,3 +153,53 @@ def floor_from_dice(image: Image, dice: Sequence[Spot]) -> Area | None:
         cv2.circle(mask, (round(die.x), round(die.y)), round(0.75 * die.size) + 2, 255, -1)
     empty = cv2.inpaint(image, mask, 5, cv2.INPAINT_TELEA)
     return floor_around(empty, seed.x, seed.y, seed.size)
+
+
+def floor_colour(image: Image, area: Area) -> Colour:
+    """The median colour of the area: the floor's, as the floor is most of its box (dice on it
+    and a round tray's corners are not)."""
+    _, lab, scale = _work(image)
+    h, w = lab.shape[:2]
+    x0, y0 = max(0, int(area[0] * scale)), max(0, int(area[1] * scale))
+    x1, y1 = min(w, int(area[2] * scale) + 1), min(h, int(area[3] * scale) + 1)
+    region = lab[y0:y1, x0:x1].reshape(-1, 3) if x1 > x0 and y1 > y0 else lab.reshape(-1, 3)
+    median = np.median(region, axis=0)
+    return (round(float(median[0]), 1), round(float(median[1]), 1), round(float(median[2]), 1))
+
+
+def colour_change(before: Colour, after: Colour) -> float:
+    """How far apart two floor colours are, weighted as floor_around weighs them."""
+    return float(_distance(np.array(after, np.float32), np.array(before, np.float32), 0.5))
+
+
+@dataclass
+class FloorWatch:
+    """Compares the tray's floor at rest with the calibrated colour, every ``every`` frames it
+    is fed; after ``times`` such checks in a row that differ by more than FLOOR_CHANGED it
+    gives a sentence, once, until the floor matches again (a hand held still over the tray
+    for a moment is not a moved camera)."""
+
+    colour: Colour
+    area: Area
+    every: int = 15
+    times: int = 6
+    _fed: int = field(default=0, init=False)
+    _differs: int = field(default=0, init=False)
+    _said: bool = field(default=False, init=False)
+
+    def feed(self, frame: Image) -> str | None:
+        self._fed += 1
+        if self._fed % self.every:
+            return None
+        now = floor_colour(frame, self.area)
+        change = colour_change(self.colour, now)
+        if change <= FLOOR_CHANGED:
+            self._differs, self._said = 0, False
+            return None
+        self._differs += 1
+        if self._differs < self.times or self._said:
+            return None
+        self._said = True
+        return ("The tray does not look as it did at calibration (its floor's colour moved by "
+                f"{change:.0f}): the camera, the tray or the light has moved. If dice are "
+                "misread, run companion calibrate dice again.")
