@@ -426,14 +426,8 @@ class DiceReader:
         if self.pips_spare_recheck:
             unsure = [k for k in unsure if counts[k] != int(votes[k, 1:].argmax()) + 1]
         if unsure:
-            views = [inputs[[chosen[k] for k in unsure]]]
-            for f in self.recheck_scales:
-                views.append(self._inputs(work, [(points[chosen[k]][0], points[chosen[k]][1],
-                                                  points[chosen[k]][2] * f) for k in unsure]))
-            looks = [np.rot90(v, turn, axes=(1, 2)) for v in views for turn in range(4)]
-            again = self.net.probabilities(np.concatenate(looks)).reshape(
-                len(looks), len(unsure), -1)
-            votes[unsure] = again.mean(axis=0)
+            votes[unsure] = self._recheck(work, points, inputs, [chosen[k] for k in unsure],
+                                          votes[unsure])
         kept: list[Die] = []
         for k, i in enumerate(chosen):
             x, y, s = points[i]
@@ -449,6 +443,22 @@ class DiceReader:
         # back to input pixels; size reported as the die's side (about 1.2 x blob scale)
         return [Die(d.value, d.x / factor + left, d.y / factor + top, d.size * 1.2 / factor,
                     d.confidence, d.pips) for d in kept]
+
+    def _recheck(self, work: NDArray[Any], points: list[Point], inputs: NDArray[Any],
+                 which: list[int], first: NDArray[Any]) -> NDArray[Any]:
+        """The mean probabilities of the crops ``which`` over their four turns and over the
+        four turns of crops recheck_scales times as large; ``first`` is what the crops
+        themselves read (their first turn at their own scale, not read again)."""
+        views = [inputs[which]]
+        for f in self.recheck_scales:
+            views.append(self._inputs(work, [(points[i][0], points[i][1], points[i][2] * f)
+                                             for i in which]))
+        # (reading again only the scale-1 turns first, and the other scales only if still
+        # unsure, read the same but saved few crops: on crowded trays the unsure stay unsure)
+        looks = [np.rot90(v, turn, axes=(1, 2)) for v in views for turn in range(4)][1:]
+        again = self.net.probabilities(np.concatenate(looks)).reshape(len(looks), len(which), -1)
+        mean: NDArray[Any] = (again.sum(axis=0) + first) / (len(looks) + 1)
+        return mean
 
     def _first_peaks(self, dist: NDArray[Any], step: int) -> list[Point]:
         """The first pass's candidate peaks, without those on an edge (skip_edges). With
