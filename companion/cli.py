@@ -86,6 +86,8 @@ usage: companion COMMAND [options]
   state [--journal PATH] [--json]     the current state of a saved game
   history [--journal PATH] [--json]   the log of a saved game
   emulate [dgt]                       a virtual serial device on a pty
+  emulate camera [--throws N] [--dice K] [--out FILE]
+                                      a recording of dice throws, for --dice camera:FILE
   demo [--voice V] [--fast]           a complete scripted game through the emulator, spoken
   bench NAME                          benchmarks: latency, vision, cribbage, perft, monopoly, dice
   count|advise|stats|perft|simulate GAME ...   a game's tools
@@ -95,7 +97,8 @@ usage: companion COMMAND [options]
 
 Input SPECs: keyboard (default), virtual (seeded random dice or deck), serial:URL
 (/dev/ttyUSB0, COM3, loop://, socket://host:port), camera:0 or camera:FILE.mp4 (add
-?preview for a window showing what it reads), dgt:URL."""
+?preview for a window showing what it reads, ?realtime to play a recording at its own
+speed), dgt:URL."""
 
 
 def _setup_logging() -> None:

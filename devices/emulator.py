@@ -58,12 +58,16 @@ class PtyDevice:
                 os.close(fd)
 
 
+# the chess board's emulator, and a recording of generated throws for --dice camera:FILE
+OTHER_DEVICES = {"dgt": "devices.dgt_emulator", "camera": "vision.recording"}
+
+
 def main(argv: list[str]) -> int:
-    if argv and argv[0] == "dgt":
+    if argv and argv[0] in OTHER_DEVICES:
         import importlib
 
-        dgt_emulator = importlib.import_module("devices.dgt_emulator")  # the chess board's
-        result: int = dgt_emulator.main(argv[1:])
+        module = importlib.import_module(OTHER_DEVICES[argv[0]])
+        result: int = module.main(argv[1:])
         return result
     parser = argparse.ArgumentParser(
         prog="companion emulate",

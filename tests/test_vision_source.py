@@ -153,6 +153,58 @@ def test_a_tray_that_no_longer_has_its_calibrated_colour_is_said_once(tmp_path: 
     assert [o.values for o in items if isinstance(o, DiceSeen)] == [rolled.values]
 
 
+def test_a_recording_plays_at_its_own_frame_rate_with_realtime(tmp_path: Path) -> None:
+    rng = np.random.default_rng(24)
+    frames = [paper((320, 240), rng) for _ in range(6)]
+    video = tmp_path / "table.avi"
+    _record(video, frames)  # 15 frames a second
+    assert open_source(f"camera:{video}", "dice").realtime is False
+    assert open_source("camera:0?realtime", "dice").realtime is False  # a camera paces itself
+    source = open_source(f"camera:{video}?realtime", "dice")
+    now = [100.0]
+    waits: list[float] = []
+
+    class Stop:  # the source's stop event, on a clock that moves only when it waits
+        def is_set(self) -> bool:
+            return False
+
+        def wait(self, timeout: float) -> bool:
+            waits.append(timeout)
+            now[0] += timeout
+            return False
+
+    source._clock = lambda: now[0]
+    source._stop = Stop()  # type: ignore[assignment]
+    items: list[Observation] = []
+    source._run(items.append)  # in this thread: to the end of the recording
+    assert [round(w, 6) for w in waits] == [round(1 / 15, 6)] * 6  # frames 2..6, then the end
+    assert isinstance(items[0], DeviceStatus) and items[0].detail == (
+        "Playing the recording table.avi for the dice.")
+    assert isinstance(items[-1], DeviceStatus) and items[-1].state == "disconnected"
+
+
+def test_emulate_camera_writes_throws_the_camera_reads_and_a_set_up(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from devices.emulator import main as emulate
+
+    out = tmp_path / "throws.avi"
+    assert emulate(["camera", "--throws", "3", "--dice", "2", "--seed", "5",
+                    "--out", str(out)]) == 0
+    printed = capsys.readouterr()
+    values = [tuple(int(v) for v in line.split(":")[1].split())
+              for line in printed.out.splitlines()]
+    assert len(values) == 3 and all(len(v) == 2 for v in values)
+    assert f"--dice 'camera:{out}?realtime'" in printed.err
+    calibration = tmp_path / "throws-calibration.avi"
+    assert calibrate_main(["dice", "--camera", str(calibration)], ask=lambda _: "") == 0
+    assert "(tray floor)" in capsys.readouterr().out
+    items = _played(out)  # read with that calibration, as fast as it decodes
+    assert [o.values for o in items if isinstance(o, DiceSeen)] == values
+    assert not [o for o in items if isinstance(o, DeviceError)]
+    with pytest.raises(ValueError, match="--dice 1 to 6"):
+        emulate(["camera", "--dice", "7", "--out", str(out)])
+
+
 def test_missing_camera_is_a_device_error(tmp_path: Path) -> None:
     source = open_source(f"camera:{tmp_path / 'nothing.mp4'}", "dice")
     collect = Collector()

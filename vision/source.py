@@ -20,6 +20,7 @@ import json
 import logging
 import sys
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -137,9 +138,14 @@ class CameraSource:
             raise ValueError(f"the camera reads dice or cards, not {role!r}")
         target, _, query = target.partition("?")  # camera:0?preview, as pyserial's URLs
         options = [o for o in query.split("&") if o]
-        unknown = [o for o in options if o != "preview"]
+        unknown = [o for o in options if o not in ("preview", "realtime")]
         if unknown:
-            raise ValueError(f"unknown camera option {unknown[0]!r} (known: preview)")
+            raise ValueError(f"unknown camera option {unknown[0]!r} (known: preview, realtime)")
+        # a recording is read as fast as it decodes (a game rebuilt from a recording); with
+        # ?realtime at its own frame rate, as a camera would send it (a demonstration, where
+        # people answer the companion's questions between throws). A camera paces itself
+        self.realtime = "realtime" in options and not target.isdigit()
+        self._clock: Callable[[], float] = time.monotonic
         self.target = target
         self.role = role
         self.name = f"camera:{target}"
@@ -216,7 +222,10 @@ class CameraSource:
             emit(DeviceError(source=self.name, reason=str(err)))
             capture.release()
             return
-        emit(DeviceStatus(source=self.name, state="connected", detail=self.role))
+        watching = (f"Camera {self.target} is watching the {self.role}."
+                    if self.target.isdigit() else
+                    f"Playing the recording {Path(self.target).name} for the {self.role}.")
+        emit(DeviceStatus(source=self.name, state="connected", detail=watching))
         if self.problem:
             emit(DeviceError(source=self.name, reason=self.problem))
         if self.preview is not None:
@@ -226,8 +235,15 @@ class CameraSource:
                 print(f"warning: no preview window: {problem}", file=sys.stderr)
                 self.preview = None
         failures = 0
+        fps = capture.get(cv2.CAP_PROP_FPS) or 30.0
+        started, frames = self._clock(), 0
         try:
             while not self._stop.is_set():
+                if self.realtime:  # the next frame is due frames / fps after the first
+                    due = started + frames / fps - self._clock()
+                    if due > 0 and self._stop.wait(due):
+                        return
+                    frames += 1
                 ok, frame = capture.read()
                 if not ok or frame is None:
                     if not self.target.isdigit():  # a recording has ended

@@ -1,0 +1,90 @@
+"""``companion emulate camera``: recordings of dice thrown on a table, to try the camera input
+without a camera.
+
+    companion emulate camera [--throws 12] [--dice 1] [--seed 1] [--out throws.avi]
+    companion calibrate dice --camera throws-calibration.avi
+    companion play snakes-ladders --dice 'camera:throws.avi?realtime'
+
+Each throw is a generated sequence (vision/roll_frames.py): real dice cut from the labelled
+photos of a checkout (tests/data/dice-photos) roll in from the left, spin, slow down and rest on
+a paper-like table under sensor noise; the next throw sweeps them away. The values printed are
+the photos' labels, so you can see what the camera should read. Beside it, the set-up's two
+pictures (the empty table, then one die on it) for ``calibrate dice``, as a camera over the
+same table would send them. A demonstration, not a measure: the dice come from the photos the
+reader learned from as well as the others.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.cli import GRAB
+from vision.dice_photos import DATA_DIR, load_photos
+from vision.roll_frames import Image, cut_sprites, paper, paste, roll
+
+SIZE = (960, 640)  # the table's width and height in pixels: dice are about 40 pixels across
+FPS = 15  # the frame rate written in the file; a recording is read as fast as it decodes
+MOVING, RESTING = 12, 24  # frames of each throw: rolling, then at rest
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog="companion emulate camera",
+        description="Write a recording of generated dice throws (real dice from the photos) "
+        "for --dice camera:FILE.")
+    parser.add_argument("--throws", type=int, default=12, help="how many throws (1 to 100)")
+    parser.add_argument("--dice", type=int, default=1, help="dice in each throw (1 to 6)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--out", type=Path, default=Path("throws.avi"),
+                        help="the recording to write (Motion JPEG in AVI)")
+    args = parser.parse_args(argv)
+    if not 1 <= args.throws <= 100 or not 1 <= args.dice <= 6:
+        raise ValueError("--throws must be 1 to 100 and --dice 1 to 6")
+    if not (DATA_DIR / "labels.csv").is_file():
+        raise FileNotFoundError(f"companion emulate camera cuts dice from the labelled photos "
+                                f"of a checkout ({DATA_DIR} is missing): run it from a clone "
+                                "of the repository")
+    rng = np.random.default_rng(args.seed)
+    needed = args.throws * args.dice
+    # some dice lie on a photo's edge and are skipped; one more die for the calibration
+    sprites = cut_sprites(load_photos(), 2 * needed + 2, rng)[: needed + 1]
+    background = paper(SIZE, rng)
+    calibration = args.out.with_name(f"{args.out.stem}-calibration{args.out.suffix}")
+    with_die = background.copy()
+    paste(with_die, sprites[-1], SIZE[0] / 2, SIZE[1] / 2, 20.0, 0.0)
+    _write(calibration, [_noisy(background, rng) for _ in range(GRAB)]
+           + [_noisy(with_die, rng) for _ in range(GRAB)])
+    frames: list[Image] = []
+    for throw in range(args.throws):
+        dice = sprites[throw * args.dice : (throw + 1) * args.dice]
+        rolled = roll(dice, background, rng, moving=MOVING, resting=RESTING)
+        frames.extend(rolled.frames)
+        print(f"throw {throw + 1}: {' '.join(str(v) for v in rolled.values)}")
+    _write(args.out, frames)
+    print(f"Wrote {args.out} and {calibration}. Try them:\n"
+          f"  companion calibrate dice --camera {calibration}    "
+          "# replaces your dice calibration\n"
+          f"  companion play snakes-ladders --dice 'camera:{args.out}?realtime'", file=sys.stderr)
+    return 0
+
+
+def _noisy(frame: Image, rng: np.random.Generator) -> Image:
+    """The frame under a camera's sensor noise (as vision/roll_frames.py's frames)."""
+    out: Image = np.clip(frame + rng.normal(0, 2.0, frame.shape), 0, 255).astype(np.uint8)
+    return out
+
+
+def _write(path: Path, frames: list[Image]) -> None:
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"MJPG"), FPS, SIZE)
+    if not writer.isOpened():
+        raise ValueError(f"cannot write a recording to {path}")
+    try:
+        for frame in frames:
+            writer.write(frame)
+    finally:
+        writer.release()
