@@ -28,7 +28,7 @@ from vision.dice_photos import DATA_DIR, load_photos
 from vision.roll_frames import Image, cut_sprites, paper, paste, roll
 
 SIZE = (960, 640)  # the table's width and height in pixels: dice are about 40 pixels across
-FPS = 15  # the frame rate written in the file; a recording is read as fast as it decodes
+FPS = 15  # the frame rate written in the file: camera:FILE?realtime plays it at this rate
 MOVING, RESTING = 12, 24  # frames of each throw: rolling, then at rest
 
 
