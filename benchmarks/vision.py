@@ -9,6 +9,8 @@
   done once) and the whole photo (what a calibration without a tray to find would choose);
 - dice, a game's throw: the same for the test photos of at most six dice (a game's throw;
   the photos above include crowded trays of twenty dice and more);
+- dice, crowded trays: the same for the test photos of CROWDED dice or more alone (the
+  slowest frames: most crops for the network);
 - cards: a generated 1280x720 card scene (three cards);
 - motion: the rest detector's per-frame cost while dice move (the reader does not run then).
 OpenCV is held to one thread (cv2.setNumThreads(1)); numpy's BLAS may still use more unless
@@ -33,6 +35,7 @@ import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
 W, H = 1280, 720
+CROWDED = 12  # dice from which a photo is a crowded tray (the test split's five tray photos)
 
 
 def _fps(step: Callable[[Any], object], frames: Sequence[Any]) -> float:
@@ -70,11 +73,12 @@ def _dice_fps(reader: Any, frames: list[np.ndarray], areas: list[Area]) -> float
     return _fps(read, range(len(frames)))
 
 
-def dice_frames(count: int, most: int | None = None
+def dice_frames(count: int, most: int | None = None, least: int = 0
                 ) -> tuple[list[np.ndarray], float, tuple[float, float, float, float]]:
     from vision.dice_photos import imread, photos_in
 
-    photos = [p for p in photos_in("test") if most is None or len(p.dice) <= most][:count]
+    photos = [p for p in photos_in("test")
+              if least <= len(p.dice) and (most is None or len(p.dice) <= most)][:count]
     frames = []
     for photo in photos:
         img = imread(photo.path)
@@ -108,8 +112,9 @@ def main(argv: list[str]) -> int:
     from vision.scenes import make_scene
 
     results: dict[str, float] = {}
-    for key, most in (("dice_few", 6), ("dice", None)):
-        frames, die_side, area = dice_frames(args.frames, most)
+    for key, most, least in (("dice_few", 6, 0), ("dice_crowded", None, CROWDED),
+                             ("dice", None, 0)):
+        frames, die_side, area = dice_frames(args.frames, most, least)
         reader = DiceReader.load()
         reader.calibrate(die_side)  # as `companion calibrate dice` stores it
         floors = tray_areas(reader, frames, area)
@@ -125,7 +130,8 @@ def main(argv: list[str]) -> int:
         print(json.dumps({k: round(v, 1) for k, v in results.items()}))
     else:
         for key, which in (("dice", "test photos, crowded trays among them"),
-                           ("dice_few", "test photos of at most six dice")):
+                           ("dice_few", "test photos of at most six dice"),
+                           ("dice_crowded", f"test photos of {CROWDED} dice or more")):
             print(f"dice reader   {results[f'{key}_tray_fps']:7.1f} frames/s at {W}x{H}, one "
                   f"core ({which}; tray area: the floor calibration finds)")
             print(f"dice reader   {results[f'{key}_fps']:7.1f} frames/s at {W}x{H}, one core "
