@@ -82,34 +82,6 @@ def test_calibration_fits_the_cameras_picture() -> None:
     assert fit_calibration({}, 1280, 720) == (None, None, None)
 
 
-def test_a_calibration_of_another_shape_is_said_once_and_reading_goes_on(
-        tmp_path: Path) -> None:
-    from vision.source import save_calibration
-
-    rng = np.random.default_rng(22)
-    sprites = cut_sprites(photos_in("train"), 10, rng)
-    rolled = roll(sprites[:2], paper((640, 480), rng), rng, moving=10, resting=8)
-    video = tmp_path / "roll.avi"
-    _record(video, rolled.frames)
-    save_calibration("dice", {"area": [10.0, 10.0, 300.0, 200.0], "die_size": 20.0,
-                              "frame": [320, 180]})
-    source = open_source(f"camera:{video}", "dice")
-    items: list[Observation] = []
-    ended = threading.Event()
-
-    def collect(observation: Observation) -> None:
-        items.append(observation)
-        if isinstance(observation, DeviceStatus) and observation.state == "disconnected":
-            ended.set()
-
-    source.start(collect)
-    assert ended.wait(timeout=120)
-    source.close()
-    errors = [o.reason for o in items if isinstance(o, DeviceError)]
-    assert len(errors) == 1 and "calibrated at 320 by 180" in errors[0]
-    assert [o.values for o in items if isinstance(o, DiceSeen)] == [rolled.values]
-
-
 def _played(video: Path) -> list[Observation]:
     """What the camera source gives for a whole recording."""
     source = open_source(f"camera:{video}", "dice")
@@ -125,6 +97,23 @@ def _played(video: Path) -> list[Observation]:
     assert ended.wait(timeout=120)
     source.close()
     return items
+
+
+def test_a_calibration_of_another_shape_is_said_once_and_reading_goes_on(
+        tmp_path: Path) -> None:
+    from vision.source import save_calibration
+
+    rng = np.random.default_rng(22)
+    sprites = cut_sprites(photos_in("train"), 10, rng)
+    rolled = roll(sprites[:2], paper((640, 480), rng), rng, moving=10, resting=8)
+    video = tmp_path / "roll.avi"
+    _record(video, rolled.frames)
+    save_calibration("dice", {"area": [10.0, 10.0, 300.0, 200.0], "die_size": 20.0,
+                              "frame": [320, 180]})
+    items = _played(video)
+    errors = [o.reason for o in items if isinstance(o, DeviceError)]
+    assert len(errors) == 1 and "calibrated at 320 by 180" in errors[0]
+    assert [o.values for o in items if isinstance(o, DiceSeen)] == [rolled.values]
 
 
 def test_a_tray_that_no_longer_has_its_calibrated_colour_is_said_once(tmp_path: Path) -> None:
