@@ -25,9 +25,10 @@ import numpy as np
 
 from vision.cli import GRAB
 from vision.dice_photos import DATA_DIR, load_photos
-from vision.roll_frames import Image, cut_sprites, paper, paste, roll
+from vision.roll_frames import Image, Sprite, cut_sprites, paper, paste, roll
 
-SIZE = (960, 640)  # the table's width and height in pixels: dice are about 40 pixels across
+SIZE = (960, 640)  # the table's width and height in pixels
+DIE_SIDE = 40  # pixels: the dice of one table are one size (the photos' dice are 25 to 55)
 FPS = 15  # the frame rate written in the file: camera:FILE?realtime plays it at this rate
 MOVING, RESTING = 12, 24  # frames of each throw: rolling, then at rest
 
@@ -52,7 +53,7 @@ def main(argv: list[str]) -> int:
     rng = np.random.default_rng(args.seed)
     needed = args.throws * args.dice
     # some dice lie on a photo's edge and are skipped; one more die for the calibration
-    sprites = cut_sprites(load_photos(), 2 * needed + 2, rng)[: needed + 1]
+    sprites = [_to_side(s) for s in cut_sprites(load_photos(), 2 * needed + 2, rng)[: needed + 1]]
     background = paper(SIZE, rng)
     calibration = args.out.with_name(f"{args.out.stem}-calibration{args.out.suffix}")
     with_die = background.copy()
@@ -71,6 +72,14 @@ def main(argv: list[str]) -> int:
           "# replaces your dice calibration\n"
           f"  companion play snakes-ladders --dice 'camera:{args.out}?realtime'", file=sys.stderr)
     return 0
+
+
+def _to_side(sprite: Sprite) -> Sprite:
+    """The die scaled to DIE_SIDE (a sprite is 1.2 die sides across: vision/roll_frames.py)."""
+    side = round(1.2 * DIE_SIDE)
+    mode = cv2.INTER_AREA if sprite.image.shape[0] > side else cv2.INTER_CUBIC
+    return Sprite(sprite.value, cv2.resize(sprite.image, (side, side), interpolation=mode),
+                  cv2.resize(sprite.mask, (side, side), interpolation=cv2.INTER_LINEAR))
 
 
 def _noisy(frame: Image, rng: np.random.Generator) -> Image:
