@@ -142,6 +142,55 @@ def test_a_tray_that_no_longer_has_its_calibrated_colour_is_said_once(tmp_path: 
     assert [o.values for o in items if isinstance(o, DiceSeen)] == [rolled.values]
 
 
+def test_a_damaged_calibration_is_said_and_not_used() -> None:
+    for saved, what in (({"area": [1, 2, 3]}, "tray area"), ({"area": [5, 5, 1, 1]}, "tray area"),
+                        ({"area": "all"}, "tray area"), ({"die_size": "big"}, "die size"),
+                        ({"die_size": -3}, "die size"),
+                        ({"area": [1, 2, 3, 4], "frame": [640]}, "frame")):
+        area, size, problem = fit_calibration({"die_size": 40.0, **saved}, 640, 480)
+        assert area is None and size is None
+        assert problem == ("The dice calibration in vision.json is damaged "
+                           f"({what}): I will look at the whole picture. Run companion "
+                           "calibrate dice again."), saved
+
+
+def test_a_reader_that_fails_on_a_picture_is_said_once_and_the_camera_goes_on(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = np.random.default_rng(25)
+    video = tmp_path / "table.avi"
+    _record(video, [paper((320, 240), rng) for _ in range(8)])
+    source = open_source(f"camera:{video}", "dice")
+    seen: list[int] = []
+
+    def feed(frame: np.ndarray) -> list[Observation]:
+        seen.append(len(seen))
+        if 2 <= len(seen) <= 4:  # three pictures in a row fail, then one more later
+            raise IndexError("list index out of range")
+        if len(seen) == 7:
+            raise ValueError("bad picture")
+        return []
+
+    monkeypatch.setattr(source, "_watcher", lambda width, height: feed)
+    items: list[Observation] = []
+    source._run(items.append)  # in this thread: to the end of the recording
+    assert len(seen) == 8  # every picture was fed, the failing ones too
+    errors = [o.reason for o in items if isinstance(o, DeviceError)]
+    assert errors == ["The dice reader failed on a picture (list index out of range); I go on "
+                      "with the next ones.",
+                      "The dice reader failed on a picture (bad picture); I go on with the "
+                      "next ones."]
+    assert isinstance(items[-1], DeviceStatus) and items[-1].state == "disconnected"
+
+
+def test_a_floor_colour_that_is_not_three_numbers_is_not_used() -> None:
+    from vision.source import _floor_colour
+
+    assert _floor_colour({"floor_colour": [190, 128.5, 131]}) == (190.0, 128.5, 131.0)
+    for wrong in ([1, 2], "grey", [1, "a", 3], 7, None, []):
+        assert _floor_colour({"floor_colour": wrong}) is None
+    assert _floor_colour({}) is None
+
+
 def test_a_recording_plays_at_its_own_frame_rate_with_realtime(tmp_path: Path) -> None:
     rng = np.random.default_rng(24)
     frames = [paper((320, 240), rng) for _ in range(6)]

@@ -66,27 +66,63 @@ def save_calibration(role: str, values: dict[str, Any]) -> Path:
     return path
 
 
+DAMAGED = ("The dice calibration in {path} is damaged ({what}): I will look at the whole "
+           "picture. Run companion calibrate dice again.")
+
+
+def _numbers(value: Any, count: int) -> tuple[float, ...] | None:
+    """``count`` numbers from a calibration value (the file is the user's to edit)."""
+    try:
+        numbers = tuple(float(v) for v in value)
+    except (TypeError, ValueError):
+        return None
+    return numbers if len(numbers) == count else None
+
+
 def fit_calibration(calibration: dict[str, Any], width: int, height: int
                     ) -> tuple[tuple[float, float, float, float] | None, float | None,
                                str | None]:
     """The dice calibration's tray area and die size for pictures ``width`` x ``height``
     (0: unknown, taken as the calibrated size), and a sentence if it does not fit them.
     Calibrated at another size of the same shape (a camera set to another resolution): both
-    scaled. Of another shape (the camera crops differently): neither is used, and the
-    sentence asks for a new calibration."""
-    area = calibration.get("area")
-    die_size = float(calibration["die_size"]) if calibration.get("die_size") else None
-    frame = calibration.get("frame")
-    if not frame or not width or not height or (width, height) == tuple(frame):
-        return (tuple(area) if area else None), die_size, None
+    scaled. Of another shape (the camera crops differently), or a value that is not what it
+    should be: neither is used, and the sentence asks for a new calibration."""
+    area = _numbers(calibration["area"], 4) if calibration.get("area") else None
+    frame = _numbers(calibration["frame"], 2) if calibration.get("frame") else None
+    die_size = _numbers([calibration["die_size"]], 1) if calibration.get("die_size") else None
+    damaged = []
+    if calibration.get("area") and not (area and area[0] < area[2] and area[1] < area[3]):
+        damaged.append("tray area")
+    if calibration.get("die_size") and not (die_size and die_size[0] > 0):
+        damaged.append("die size")
+    if calibration.get("frame") and not (frame and min(frame) > 0):
+        damaged.append("frame")
+    if damaged:
+        return None, None, DAMAGED.format(path=CALIBRATION_FILE, what=", ".join(damaged))
+    box = (area[0], area[1], area[2], area[3]) if area else None
+    size = die_size[0] if die_size else None
+    if not frame or not width or not height or (width, height) == frame:
+        return box, size, None
     sx, sy = width / frame[0], height / frame[1]
     if abs(sx / sy - 1) > 0.01:
         return None, None, (f"The camera's picture is {width} by {height}, but the dice were "
-                            f"calibrated at {frame[0]} by {frame[1]}: I will look at the whole "
-                            "picture. Run companion calibrate dice again.")
-    scaled = (area[0] * sx, area[1] * sy, area[2] * sx, area[3] * sy) if area else None
-    log.info("dice calibration made at %sx%s, scaled to %sx%s", *frame, width, height)
-    return scaled, (die_size * sx if die_size else None), None
+                            f"calibrated at {frame[0]:.0f} by {frame[1]:.0f}: I will look at "
+                            "the whole picture. Run companion calibrate dice again.")
+    log.info("dice calibration made at %.0fx%.0f, scaled to %sx%s", *frame, width, height)
+    scaled = (box[0] * sx, box[1] * sy, box[2] * sx, box[3] * sy) if box else None
+    return scaled, (size * sx if size else None), None
+
+
+def _floor_colour(calibration: dict[str, Any]) -> tuple[float, float, float] | None:
+    """The calibrated floor colour; None if there is none (calibrated before colours were
+    stored) or the file holds something else there."""
+    colour = _numbers(calibration.get("floor_colour") or (), 3)
+    if colour is None:
+        if calibration.get("floor_colour"):
+            log.warning("vision.json: floor_colour %r is not three numbers; not used",
+                        calibration["floor_colour"])
+        return None
+    return colour[0], colour[1], colour[2]
 
 
 @dataclass
@@ -178,10 +214,10 @@ class CameraSource:
             detector = RestDetector(self._read_with_preview(reader.read), source=self.name,
                                     area=area)
             self._moving = lambda: detector.moving
-            colour = calibration.get("floor_colour")
-            if area is None or not colour:  # no area that fits, or calibrated before colours
+            colour = _floor_colour(calibration)
+            if area is None or colour is None:  # no area that fits, or no colour stored
                 return detector.feed
-            watch = FloorWatch((float(colour[0]), float(colour[1]), float(colour[2])), area)
+            watch = FloorWatch(colour, area)
 
             def feed(frame: NDArray[Any]) -> list[Observation]:
                 out = detector.feed(frame)
@@ -235,6 +271,7 @@ class CameraSource:
                 print(f"warning: no preview window: {problem}", file=sys.stderr)
                 self.preview = None
         failures = 0
+        reader_failed = False
         fps = capture.get(cv2.CAP_PROP_FPS) or 30.0
         started, frames = self._clock(), 0
         try:
@@ -256,7 +293,19 @@ class CameraSource:
                                          reason="the camera stopped sending pictures"))
                     continue
                 failures = 0
-                for observation in feed(frame):
+                try:
+                    observations = feed(frame)
+                except Exception as err:  # noqa: BLE001 - a reader's fault must not stop the camera
+                    # said once per run of failing pictures, the traceback logged each time
+                    log.exception("the %s reader failed on a picture", self.role)
+                    if not reader_failed:
+                        emit(DeviceError(source=self.name, reason=(
+                            f"The {self.role} reader failed on a picture ({err}); I go on "
+                            "with the next ones.")))
+                    reader_failed = True
+                    continue
+                reader_failed = False
+                for observation in observations:
                     emit(observation)
                 if self.preview is not None:
                     self.preview.show(frame, "moving" if self._moving() else "")
