@@ -182,6 +182,20 @@ def test_a_reader_that_fails_on_a_picture_is_said_once_and_the_camera_goes_on(
     assert isinstance(items[-1], DeviceStatus) and items[-1].state == "disconnected"
 
 
+def test_a_damaged_learned_deck_is_said_and_cards_are_read_without_it(tmp_path: Path) -> None:
+    from vision.cards import TEMPLATES_FILE
+    from vision.source import calibration_path
+
+    deck = calibration_path().with_name(TEMPLATES_FILE)
+    deck.parent.mkdir(parents=True, exist_ok=True)
+    deck.write_bytes(b"not a deck")
+    source = open_source("camera:unused.avi", "cards")
+    feed = source._watcher(640, 480)
+    assert source.problem == ("The deck learned in vision_cards.npz is damaged: I read the "
+                              "cards without it. Run companion calibrate cards again.")
+    assert feed(np.full((480, 640, 3), 90, np.uint8)) == []  # reading goes on
+
+
 def test_a_floor_colour_that_is_not_three_numbers_is_not_used() -> None:
     from vision.source import _floor_colour
 

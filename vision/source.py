@@ -232,8 +232,13 @@ class CameraSource:
         card_reader = CardReader.load()
         deck = calibration_path().with_name(TEMPLATES_FILE)
         if deck.is_file():
-            with np.load(deck) as data:
-                card_reader.learn(data["features"], [str(n) for n in data["names"]])
+            try:
+                with np.load(deck) as data:
+                    card_reader.learn(data["features"], [str(n) for n in data["names"]])
+            except (OSError, ValueError, KeyError) as err:  # not an npz, or not ours
+                log.warning("%s: %s", deck, err)
+                self.problem = (f"The deck learned in {deck.name} is damaged: I read the cards "
+                                "without it. Run companion calibrate cards again.")
         watcher = CardWatcher(self._read_with_preview(card_reader.read), source=self.name)
         return watcher.feed
 
