@@ -315,8 +315,10 @@ def test_read_says_why_a_file_is_not_read_and_opencv_prints_nothing(
     text.write_text("hello")
     good = tmp_path / "table.png"
     cv2.imwrite(str(good), np.full((64, 64, 3), 200, np.uint8))
+    tiny = tmp_path / "tiny.png"
+    cv2.imwrite(str(tiny), np.full((10, 40, 3), 200, np.uint8))
     missing = tmp_path / "missing.jpg"
-    assert read_main(["dice", str(missing), str(tmp_path), str(empty), str(text),
+    assert read_main(["dice", str(missing), str(tmp_path), str(empty), str(text), str(tiny),
                       str(good)]) == 1
     out, err = capfd.readouterr()  # the file descriptors: OpenCV's own C++ output too
     assert err.splitlines() == [
@@ -324,8 +326,13 @@ def test_read_says_why_a_file_is_not_read_and_opencv_prints_nothing(
         f"{tmp_path}: cannot open this file as an image (a folder, not a file)",
         f"{empty}: cannot open this file as an image (not a picture OpenCV can decode)",
         f"{text}: cannot open this file as an image (not a picture OpenCV can decode)",
+        f"{tiny}: cannot open this file as an image (40 by 10 pixels, less than 32 by 32)",
     ]
     assert out == f"{good}: no dice\n"
+    # the cards too: each picture on its own, the small one refused, the next one read
+    assert read_main(["cards", str(tiny), str(good)]) == 1
+    out, err = capfd.readouterr()
+    assert "less than 32 by 32" in err and out.startswith(f"{good}: no cards")
 
 
 def test_calibrate_dice_from_a_recording(tmp_path: Path) -> None:

@@ -31,6 +31,7 @@ from vision.draw import draw_cards, draw_dice
 from vision.tray import Area
 
 log = logging.getLogger("companion.vision")
+SMALLEST = 32  # pixels: the least side of a picture the readers read
 
 
 def read_main(argv: list[str]) -> int:
@@ -103,7 +104,12 @@ def load_image(path: Path) -> tuple[np.ndarray | None, str]:
     except OSError as err:
         return None, err.strerror or str(err)
     image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
-    return (image, "") if image is not None else (None, "not a picture OpenCV can decode")
+    if image is None:
+        return None, "not a picture OpenCV can decode"
+    h, w = image.shape[:2]
+    if min(h, w) < SMALLEST:  # the readers refuse it; said here, per picture
+        return None, f"{w} by {h} pixels, less than {SMALLEST} by {SMALLEST}"
+    return image, ""
 
 
 def _annotate(folder: Path | None, path: str, drawn: np.ndarray | None) -> None:
