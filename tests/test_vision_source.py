@@ -246,7 +246,8 @@ def test_emulate_camera_writes_throws_the_camera_reads_and_a_set_up(
     values = [tuple(int(v) for v in line.split(":")[1].split())
               for line in printed.out.splitlines()]
     assert len(values) == 3 and all(len(v) == 2 for v in values)
-    assert f"--dice 'camera:{out}?realtime'" in printed.err
+    assert f"companion play monopoly --players Car,Hat --dice 'camera:{out}?realtime'" in (
+        printed.err)
     calibration = tmp_path / "throws-calibration.avi"
     assert calibrate_main(["dice", "--camera", str(calibration)], ask=lambda _: "") == 0
     assert "(tray floor)" in capsys.readouterr().out

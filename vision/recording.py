@@ -31,6 +31,9 @@ SIZE = (960, 640)  # the table's width and height in pixels
 DIE_SIDE = 40  # pixels: the dice of one table are one size (the photos' dice are 25 to 55)
 FPS = 15  # the frame rate written in the file: camera:FILE?realtime plays it at this rate
 MOVING, RESTING = 12, 24  # frames of each throw: rolling, then at rest
+# a game that throws this many dice at once, to play the recording with
+GAME_FOR = {1: "snakes-ladders --players Red,Blue", 2: "monopoly --players Car,Hat",
+            5: "dice --players Ann,Bob"}
 
 
 def main(argv: list[str]) -> int:
@@ -67,10 +70,13 @@ def main(argv: list[str]) -> int:
         frames.extend(rolled.frames)
         print(f"throw {throw + 1}: {' '.join(str(v) for v in rolled.values)}")
     _write(args.out, frames)
+    game = GAME_FOR.get(args.dice)
+    play = (f"  companion play {game} --dice 'camera:{args.out}?realtime'" if game else
+            f"  (no game here throws {args.dice} dice at once: --dice 1, 2 or 5 makes throws "
+            "for one)")
     print(f"Wrote {args.out} and {calibration}. Try them:\n"
           f"  companion calibrate dice --camera {calibration}    "
-          "# replaces your dice calibration\n"
-          f"  companion play snakes-ladders --dice 'camera:{args.out}?realtime'", file=sys.stderr)
+          f"# replaces your dice calibration\n{play}", file=sys.stderr)
     return 0
 
 
