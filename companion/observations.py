@@ -23,10 +23,19 @@ class Observation:
     time: float = field(default_factory=now)
     player: str | None = None  # who it is from, when the source knows (a seat, a prefix)
 
+    def doubts(self) -> tuple[int, ...]:
+        """The parts of the reading its source was unsure of (the session names them when it
+        asks to confirm); none known here."""
+        return ()
+
 
 @dataclass(frozen=True)
 class DiceSeen(Observation):
     values: tuple[int, ...] = ()
+    unsure: tuple[int, ...] = ()  # the values read less surely than CONFIRM_BELOW (a camera)
+
+    def doubts(self) -> tuple[int, ...]:
+        return self.unsure
 
 
 @dataclass(frozen=True)

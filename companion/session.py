@@ -29,6 +29,7 @@ from companion.engine import (
     Throw,
     decode_action,
     encode_action,
+    number_word,
     sentence,
 )
 from companion.games import find
@@ -240,7 +241,7 @@ class Session:
     def _on_reading(self, obs: Observation) -> Reply:
         self.check_player(obs.player, exact=self.state.chance() is not None)
         action = self.game.interpret(self.state, obs)
-        return self.offer(action, obs.source, obs.confidence)
+        return self.offer(action, obs.source, obs.confidence, obs.doubts())
 
     def _on_error(self, obs: Observation) -> Reply:
         assert isinstance(obs, DeviceError)
@@ -284,14 +285,17 @@ class Session:
                 return i
         raise IllegalAction(f"There is no player called {name}")
 
-    def offer(self, action: Action, source: str, confidence: float = 1.0) -> Reply:
-        """Apply now, or ask for confirmation when the reading is unsure."""
+    def offer(self, action: Action, source: str, confidence: float = 1.0,
+              doubts: tuple[int, ...] = ()) -> Reply:
+        """Apply now, or ask for confirmation when the reading is unsure (naming the values
+        the source doubted, when it says: "not sure of the five")."""
         if confidence < self.confirm_below:
             self._validate(action)
             self.pending = _Pending(action, source, confidence)
+            which = " and ".join(f"the {number_word(v)}" for v in doubts)
             text = (
-                f"I read {self.state.describe_action(action)}, but I am not sure: "
-                "say yes, or type the values."
+                f"I read {self.state.describe_action(action)}, but I am not sure"
+                f"{' of ' + which if which else ''}: say yes, or type the values."
             )
             self.say(text, Priority.REFUSAL)
             return Reply(False, text)

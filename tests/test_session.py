@@ -121,6 +121,18 @@ def test_low_confidence_reading_is_confirmed_first():
     assert session.state.pot == 4
 
 
+def test_the_values_a_camera_doubted_are_named_when_asked():
+    session, _ = start()
+    session.command("go")
+    reply = session.submit(DiceSeen(source="camera:0", values=(5,), confidence=0.6,
+                                    unsure=(5,)))
+    assert not reply.accepted
+    assert "but I am not sure of the five: say yes, or type the values" in reply.text
+    session.command("no")
+    reply = session.submit(DiceSeen(source="camera:0", values=(3,), confidence=0.6))
+    assert "but I am not sure: say yes" in reply.text  # a source that does not say which
+
+
 def test_tags_map_to_commands_and_unknown_tags_are_refused():
     session, _ = start()
     session.tags = TagMap({"04AA": "go"}, "test tags")

@@ -31,7 +31,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from companion.observations import DeviceError, DiceSeen, Observation
+from companion.observations import CONFIRM_BELOW, DeviceError, DiceSeen, Observation
 from vision.dice import Die
 
 Area = tuple[float, float, float, float]  # x0, y0, x1, y1 in frame pixels
@@ -152,7 +152,9 @@ class RestDetector:
         self._moved = False
         # readings that disagree now and then lower the confidence (the session then asks)
         confidence = float(min(d.confidence for d in reading.dice)) * share
-        return [DiceSeen(source=self.source, confidence=confidence, values=reading.values)]
+        doubted = tuple(d.value for d in reading.dice if d.confidence < CONFIRM_BELOW)
+        return [DiceSeen(source=self.source, confidence=confidence, values=reading.values,
+                         unsure=doubted)]
 
     def _vote(self) -> tuple[Reading, float] | None:
         """Die by die, when whole readings do not agree: several dice each flickering now
