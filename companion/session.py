@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import random
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -288,11 +289,12 @@ class Session:
     def offer(self, action: Action, source: str, confidence: float = 1.0,
               doubts: tuple[int, ...] = ()) -> Reply:
         """Apply now, or ask for confirmation when the reading is unsure (naming the values
-        the source doubted, when it says: "not sure of the five")."""
+        the source doubted, when it says: "not sure of a five", "of two sixes": "a", as
+        there may be three fives)."""
         if confidence < self.confirm_below:
             self._validate(action)
             self.pending = _Pending(action, source, confidence)
-            which = " and ".join(f"the {number_word(v)}" for v in doubts)
+            which = " and ".join(_some(v, n) for v, n in Counter(doubts).items())
             text = (
                 f"I read {self.state.describe_action(action)}, but I am not sure"
                 f"{' of ' + which if which else ''}: say yes, or type the values."
@@ -565,3 +567,11 @@ def salvage(source: Journal, dest: Journal) -> int:
         dest.append(entry.kind, entry.payload, source=entry.source,
                     confidence=entry.confidence, note=entry.note, at=entry.time)
     return kept
+
+
+def _some(value: int, count: int) -> str:
+    """ "a five", "two sixes": how many of a value, as said."""
+    word = number_word(value)
+    if count == 1:
+        return f"a {word}"
+    return f"{number_word(count)} {word}{'es' if word.endswith('x') else 's'}"

@@ -127,10 +127,18 @@ def test_the_values_a_camera_doubted_are_named_when_asked():
     reply = session.submit(DiceSeen(source="camera:0", values=(5,), confidence=0.6,
                                     unsure=(5,)))
     assert not reply.accepted
-    assert "but I am not sure of the five: say yes, or type the values" in reply.text
+    assert "but I am not sure of a five: say yes, or type the values" in reply.text
     session.command("no")
     reply = session.submit(DiceSeen(source="camera:0", values=(3,), confidence=0.6))
     assert "but I am not sure: say yes" in reply.text  # a source that does not say which
+    session.command("no")
+    reply = session.submit(DiceSeen(source="camera:0", values=(6,), confidence=0.5,
+                                    unsure=(6, 6)))
+    assert "not sure of two sixes:" in reply.text
+    session.command("no")
+    reply = session.submit(DiceSeen(source="camera:0", values=(6,), confidence=0.5,
+                                    unsure=(3, 1, 3)))
+    assert "not sure of two threes and a one:" in reply.text
 
 
 def test_tags_map_to_commands_and_unknown_tags_are_refused():
