@@ -34,6 +34,7 @@ from numpy.typing import NDArray
 from companion.cards import RANKS, SUITS, Card
 from vision.dice_features import hog
 from vision.mlp import MLP
+from vision.picture import unreadable
 
 MODEL_PATH = Path(__file__).resolve().parent / "models" / "cards.npz"
 FACE_W, FACE_H = 200, 280
@@ -551,8 +552,9 @@ class CardReader:
             list[NDArray[Any]], list[NDArray[Any]], list[Refused], float, list[bool]]:
         """Card quadrilaterals (input pixels), upright faces, refusals, the work scale, and
         per card whether only the image's edges found it (see find_cards)."""
-        if image is None or image.ndim != 3 or image.shape[2] != 3 or min(image.shape[:2]) < 32:
-            raise ValueError("not a colour image of at least 32x32 pixels")
+        why = unreadable(image)
+        if why:
+            raise ValueError(f"the picture cannot be read: {why}")
         h, w = image.shape[:2]
         factor = min(1.0, WORK_WIDTH / w)
         work = image if factor == 1.0 else cv2.resize(image, (round(w * factor),

@@ -28,10 +28,10 @@ import numpy as np
 
 from companion.cards import FULL_DECK
 from vision.draw import draw_cards, draw_dice
+from vision.picture import unreadable
 from vision.tray import Area
 
 log = logging.getLogger("companion.vision")
-SMALLEST = 32  # pixels: the least side of a picture the readers read
 
 
 def read_main(argv: list[str]) -> int:
@@ -106,10 +106,8 @@ def load_image(path: Path) -> tuple[np.ndarray | None, str]:
     image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
     if image is None:
         return None, "not a picture OpenCV can decode"
-    h, w = image.shape[:2]
-    if min(h, w) < SMALLEST:  # the readers refuse it; said here, per picture
-        return None, f"{w} by {h} pixels, less than {SMALLEST} by {SMALLEST}"
-    return image, ""
+    why = unreadable(image)  # the readers would refuse it: said here, per picture
+    return (None, why) if why else (image, "")
 
 
 def _annotate(folder: Path | None, path: str, drawn: np.ndarray | None) -> None:

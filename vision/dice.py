@@ -41,6 +41,7 @@ from vision.dice_features import (
     crop,
     net_inputs,
 )
+from vision.picture import unreadable
 from vision.pips import count_pips_many
 
 MODEL_PATH = Path(__file__).resolve().parent / "models" / "dice.npz"
@@ -362,8 +363,9 @@ class DiceReader:
         return reader
 
     def read(self, image: NDArray[Any]) -> list[Die]:
-        if image is None or image.ndim != 3 or image.shape[2] != 3 or min(image.shape[:2]) < 32:
-            raise ValueError("not a colour image of at least 32x32 pixels")
+        why = unreadable(image)
+        if why:
+            raise ValueError(f"the picture cannot be read: {why}")
         factor = self.scale or self.work_size / max(image.shape[:2])
         if abs(factor - 1) <= 0.05:
             factor = 1.0

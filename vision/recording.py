@@ -25,7 +25,7 @@ import numpy as np
 
 from vision.cli import GRAB
 from vision.dice_photos import DATA_DIR, load_photos
-from vision.roll_frames import Image, Sprite, cut_sprites, paper, paste, roll
+from vision.roll_frames import Image, Sprite, cut_sprites, noisy, paper, paste, roll
 
 SIZE = (960, 640)  # the table's width and height in pixels
 DIE_SIDE = 40  # pixels: the dice of one table are one size (the photos' dice are 25 to 55)
@@ -61,8 +61,8 @@ def main(argv: list[str]) -> int:
     calibration = args.out.with_name(f"{args.out.stem}-calibration{args.out.suffix}")
     with_die = background.copy()
     paste(with_die, sprites[-1], SIZE[0] / 2, SIZE[1] / 2, 20.0, 0.0)
-    _write(calibration, [_noisy(background, rng) for _ in range(GRAB)]
-           + [_noisy(with_die, rng) for _ in range(GRAB)])
+    _write(calibration, [noisy(background, rng) for _ in range(GRAB)]
+           + [noisy(with_die, rng) for _ in range(GRAB)])
     frames: list[Image] = []
     for throw in range(args.throws):
         dice = sprites[throw * args.dice : (throw + 1) * args.dice]
@@ -86,12 +86,6 @@ def _to_side(sprite: Sprite) -> Sprite:
     mode = cv2.INTER_AREA if sprite.image.shape[0] > side else cv2.INTER_CUBIC
     return Sprite(sprite.value, cv2.resize(sprite.image, (side, side), interpolation=mode),
                   cv2.resize(sprite.mask, (side, side), interpolation=cv2.INTER_LINEAR))
-
-
-def _noisy(frame: Image, rng: np.random.Generator) -> Image:
-    """The frame under a camera's sensor noise (as vision/roll_frames.py's frames)."""
-    out: Image = np.clip(frame + rng.normal(0, 2.0, frame.shape), 0, 255).astype(np.uint8)
-    return out
 
 
 def _write(path: Path, frames: list[Image]) -> None:

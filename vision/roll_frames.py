@@ -63,6 +63,12 @@ def paper(size: tuple[int, int], rng: np.random.Generator) -> Image:
     return np.clip(out, 0, 255).astype(np.uint8)
 
 
+def noisy(frame: Image, rng: np.random.Generator) -> Image:
+    """The frame under a camera's sensor noise."""
+    out: Image = np.clip(frame + rng.normal(0, 2.0, frame.shape), 0, 255).astype(np.uint8)
+    return out
+
+
 def paste(canvas: Image, sprite: Sprite, x: float, y: float, angle: float, blur: float) -> None:
     """Draw the sprite centred at (x, y), rotated, with linear motion blur of ``blur`` px."""
     side = sprite.image.shape[0]
@@ -130,8 +136,7 @@ def roll(sprites: list[Sprite], background: Image, rng: np.random.Generator, *,
             angle = rest_angles[i] + spins[i] * (1 - ease)
             blur = speed * np.hypot(bx - ax, by - ay) / moving
             paste(canvas, sprite, x, y, angle, min(blur, 25.0))
-        noise = rng.normal(0, 2.0, canvas.shape)
-        frames.append(np.clip(canvas + noise, 0, 255).astype(np.uint8))
+        frames.append(noisy(canvas, rng))
     order = np.argsort([x for x, _ in rests])
     return Roll(frames, tuple(sprites[i].value for i in order),
                 tuple(rests[i] for i in order))
