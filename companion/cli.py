@@ -35,6 +35,7 @@ EXTERNAL: dict[str, str] = {
     "emulate": "devices.emulator:main",
     "demo": "companion.demo:main",
     "bench": "companion.bench:main",
+    "hub": "companion.club.cli:hub_main",
     "read": "vision.cli:read_main",
     "calibrate": "vision.cli:calibrate_main",
 }
@@ -89,6 +90,8 @@ usage: companion COMMAND [options]
   emulate [dgt]                       a virtual serial device on a pty
   emulate camera [--throws N] [--dice K] [--out FILE]
                                       a recording of dice throws, for --dice camera:FILE
+  hub mqtt://HOST/CLUB|FILE [--port N] [--bind ADDR]
+                                      every table of a club live, standings, exports
   demo [--voice V] [--fast]           a complete scripted game through the emulator, spoken
   bench NAME                          benchmarks: latency, vision, cribbage, perft, monopoly, dice
   count|advise|stats|perft|simulate GAME ...   a game's tools

@@ -9,6 +9,8 @@ import io
 import json
 import re
 import time
+from pathlib import Path
+from typing import Any
 
 import chess
 import chess.pgn
@@ -329,4 +331,93 @@ def test_broker_killed_and_a_table_cut_off_nothing_is_lost_or_doubled(tmp_path):
             t.close()
         cable.close()
         hub.close()
+        broker.stop()
+
+
+# --------------------------------------------------------------------------- the page
+
+
+def _get(url: str, timeout: float = WAIT) -> tuple[int, Any, bytes]:
+    import urllib.error
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as answer:
+            return answer.status, answer.headers, answer.read()
+    except urllib.error.HTTPError as err:
+        return err.code, err.headers, err.read()
+
+
+def _listening(port: int) -> list[str]:
+    """The local addresses listening on ``port`` (from /proc/net/tcp)."""
+    found = []
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        local, state = line.split()[1], line.split()[3]
+        address, hexport = local.split(":")
+        if int(hexport, 16) == port and state == "0A":
+            found.append(".".join(str(int(address[i:i + 2], 16)) for i in (6, 4, 2, 0)))
+    return found
+
+
+def test_the_hub_serves_its_page_on_localhost_only_with_live_updates_and_exports(tmp_path):
+    import subprocess
+    import sys
+    import threading
+
+    from companion.club.broker import free_port
+
+    broker = start_broker(tmp_path / "broker")
+    port = free_port()
+    hub = subprocess.Popen([sys.executable, "-m", "companion.cli", "hub", broker.url(),
+                            "--port", str(port)], stderr=subprocess.PIPE, text=True)
+    table = open_table(tmp_path, broker.url(), "b1", "chess", ["Ann", "Bob"], seed=1)
+    try:
+        assert "http://127.0.0.1:" in hub.stderr.readline()
+        base = f"http://127.0.0.1:{port}"
+
+        def night() -> dict:
+            status, _, body = _get(base + "/api/night?after=-1")
+            assert status == 200
+            return json.loads(body)
+
+        deadline = time.monotonic() + WAIT
+        while time.monotonic() < deadline:  # the server is up once it answers
+            try:
+                first = night()
+                break
+            except OSError:
+                time.sleep(0.05)
+        assert _listening(port) == ["127.0.0.1"]
+        status, headers, body = _get(base + "/")
+        assert status == 200 and b"<title>Club night</title>" in body
+        assert headers["X-Content-Type-Options"] == "nosniff"
+        assert _get(base + "/../etc/passwd")[0] == 404
+
+        # A long poll answers as soon as a move reaches the hub.
+        got: list[dict] = []
+        version = first["version"]
+        poll = threading.Thread(target=lambda: got.append(json.loads(
+            _get(f"{base}/api/night?after={version}")[2])))
+        poll.start()
+        for move in ("f2f3", "e7e5", "g2g4", "d8h4"):
+            table.session.command(move)
+        poll.join(WAIT)
+        assert got and got[0]["version"] > version
+        deadline = time.monotonic() + WAIT
+        while not (current := night())["chess"]["results"] and time.monotonic() < deadline:
+            _get(f"{base}/api/night?after={current['version']}")  # waits for the next change
+        [b1] = current["tables"]
+        assert b1["table"] == "b1" and b1["online"] and b1["game"]["winners"] == ["Bob"]
+        assert current["chess"]["results"][0]["result"] == "0-1"
+        status, headers, body = _get(base + "/export/chess.pgn")
+        assert status == 200 and "attachment" in headers["Content-Disposition"]
+        assert b'[Result "0-1"]' in body and b"Qh4#" in body
+        status, _, body = _get(base + "/export/results.csv")
+        assert body.decode().splitlines()[0].startswith("table,game,game_id")
+        assert len(body.decode().splitlines()) == 3
+        assert json.loads(_get(base + "/export/results.json")[2])["games"][0]["over"]
+    finally:
+        table.close()
+        hub.terminate()
+        hub.wait(timeout=WAIT)
         broker.stop()
