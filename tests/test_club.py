@@ -421,3 +421,82 @@ def test_the_hub_serves_its_page_on_localhost_only_with_live_updates_and_exports
         hub.terminate()
         hub.wait(timeout=WAIT)
         broker.stop()
+
+
+# --------------------------------------------------------------------------- security
+
+
+def _raw_client(broker, user: str | None, password: str | None = None):
+    """A bare paho client (MQTT 5, to read the broker's reason codes) and its CONNACK."""
+    import threading
+
+    import paho.mqtt.client as mqtt
+
+    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, protocol=mqtt.MQTTv5)
+    if user is not None:
+        client.username_pw_set(user, password)
+    connected = threading.Event()
+    answer: list[Any] = []
+
+    def on_connect(_c, _u, _f, reason, _p=None):
+        answer.append(reason)
+        connected.set()
+
+    client.on_connect = on_connect
+    client.connect("127.0.0.1", broker.port)
+    client.loop_start()
+    assert connected.wait(WAIT)
+    return client, answer[0]
+
+
+def test_a_table_cannot_publish_into_another_tables_topic(tmp_path):
+    import threading
+
+    users = {"hub": "hub-secret", "t1": "t1-secret", "t2": "t2-secret"}
+    broker = start_broker(tmp_path / "broker", users=users)
+    hub = Hub(Broker.parse(broker.url("hub"))).start()
+    table = open_table(tmp_path, broker.url("t1"), "t1", "chess", ["Ann", "Bob"], seed=1)
+    clients = []
+    try:
+        # No account, or a wrong password: the broker refuses the connection.
+        for user, password in ((None, None), ("t2", "wrong")):
+            client, reason = _raw_client(broker, user, password)
+            clients.append(client)
+            assert reason.is_failure, reason
+
+        table.session.command("e2e4")
+        assert hub.wait_for(lambda h: _applied(h, "t1") == table.entries, WAIT)
+        record = _record(hub, "t1")
+        before = (dict(record.entries), dict(record.info), record.view)
+
+        # Table t2, with its own valid account, tries to write into t1's game.
+        intruder, reason = _raw_client(broker, "t2", "t2-secret")
+        clients.append(intruder)
+        assert not reason.is_failure
+        forged = dict(record.entries[table.entries], seq=table.entries + 1,
+                      payload={"type": "Resign", "player": 0})
+        denied = []
+        for leaf, data in (("entry", forged), ("game", {**record.info, "players": ["X", "Y"]}),
+                           ("status", {"online": False})):
+            info = intruder.publish(f"club/tables/t1/{leaf}", json.dumps(data), qos=1)
+            info.wait_for_publish(WAIT)
+            denied.append(info)
+        # Then something it may publish: once the hub has it, the forged ones (sent before,
+        # on the same connection, in order) would have arrived too.
+        acks: list[int] = []
+        done = threading.Event()
+        intruder.on_publish = lambda _c, _u, mid, reason, _p: (acks.append(reason.value),
+                                                                done.set())
+        intruder.publish("club/tables/t2/status", json.dumps({"online": True}), qos=1)
+        assert done.wait(WAIT) and acks == [0]
+        assert hub.wait_for(lambda h: "t2" in h.tables and h.tables["t2"].online, WAIT)
+        assert (dict(record.entries), dict(record.info), record.view) == before
+        assert hub.tables["t1"].online
+        assert hub.applied == table.entries
+    finally:
+        for client in clients:
+            client.disconnect()
+            client.loop_stop()
+        table.close()
+        hub.close()
+        broker.stop()

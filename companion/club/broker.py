@@ -7,6 +7,7 @@ started again on the same port, as a crashed broker would be.
 
 from __future__ import annotations
 
+import getpass
 import shutil
 import socket
 import subprocess
@@ -63,7 +64,9 @@ class Mosquitto:
         self.conf = folder / "mosquitto.conf"
         self.log = folder / "mosquitto.log"
         folder.mkdir(parents=True, exist_ok=True)
-        lines = [f"listener {self.port} 127.0.0.1", "persistence false",
+        # As root, mosquitto would become the user mosquitto, who cannot read this folder.
+        lines = [f"user {getpass.getuser()}", f"listener {self.port} 127.0.0.1",
+                 "persistence false",
                  "max_queued_messages 100000", "max_inflight_messages 0",
                  f"log_dest file {self.log}", "log_type error", "log_type warning"]
         if self.users:
