@@ -204,7 +204,8 @@ class Hub:
         record = self._game(table, game_id)
         record.info = {k: v for k, v in data.items() if k != "table"}
         self._table(table).game_id = game_id
-        self._ask(record)  # a hub that joins late asks for what it missed
+        # A hub that joins late asks for what it missed, if nothing comes by itself.
+        record.asked = max(record.asked, time.monotonic())
 
     def _on_entry(self, table: str, data: dict[str, Any], now: float) -> None:
         seq = int(data["seq"])
@@ -254,14 +255,15 @@ class Hub:
         self._cond.notify_all()
 
     def _tick(self) -> None:
-        """Ask again for gaps that stay open (a resend request can be lost too)."""
+        """Ask again for gaps that stay open (a resend request can be lost too), and for
+        the entries of a game that the hub knows of and has nothing of."""
         while True:
             with self._cond:
                 self._cond.wait(ASK_AGAIN)
                 if self._closed:
                     return
                 for record in self.games.values():
-                    if record.pending_gap():
+                    if record.pending_gap() or (record.info and not record.entries):
                         self._ask(record)
             self._send_requests()
 

@@ -59,15 +59,14 @@ def public_view(game: Game, state: State, actions: int) -> dict[str, Any]:
 class Publisher:
     """Publishes one session's journal to the club. ``start`` attaches it; ``close`` stops."""
 
-    def __init__(self, session: Session, broker: Broker, *,
+    def __init__(self, journal: Journal, game: Game, broker: Broker, *,
                  client_id: str | None = None) -> None:
-        journal = session.journal
         if journal.path == ":memory:":
             raise ValueError("Publishing to a club needs a journal file.")
         assert broker.table is not None
         self.broker = broker
         self.table = broker.table
-        self.game = session.game
+        self.game = game
         self.meta = journal.meta()
         self.game_id = str(self.meta["club_game"])
         self._durable: Callable[[], bool] = journal.wait_durable
@@ -112,14 +111,25 @@ class Publisher:
     @classmethod
     def start(cls, session: Session, broker: Broker, **kwargs: Any) -> Publisher:
         """Attach to a session (from the table's thread, before its loop runs)."""
-        if "club_game" not in session.journal.meta():
-            session.journal.write_meta({"club_game": uuid.uuid4().hex})
-        publisher = cls(session, broker, **kwargs)
+        publisher = cls.for_journal(session.journal, session.game, broker, **kwargs)
         session.listeners.append(publisher.wake)
+        return publisher
+
+    @classmethod
+    def for_journal(cls, journal: Journal, game: Game, broker: Broker,
+                    **kwargs: Any) -> Publisher:
+        """Publish a journal that its writer will ``wake`` us about (the bench's tables)."""
+        if "club_game" not in journal.meta():
+            journal.write_meta({"club_game": uuid.uuid4().hex})
+        publisher = cls(journal, game, broker, **kwargs)
         publisher.client.connect_async(broker.host, broker.port, keepalive=15)
         publisher.client.loop_start()
         publisher._thread.start()
         return publisher
+
+    @property
+    def connected(self) -> bool:
+        return self._connected
 
     # --- the table's side: never blocks -------------------------------------------------
 
