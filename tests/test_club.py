@@ -500,3 +500,48 @@ def test_a_table_cannot_publish_into_another_tables_topic(tmp_path):
         table.close()
         hub.close()
         broker.stop()
+
+
+# --------------------------------------------------------------------------- the command
+
+
+def _companion(*args: str, stdin: str = "") -> Any:
+    import subprocess
+    import sys
+
+    return subprocess.run([sys.executable, "-m", "companion.cli", *args], input=stdin,
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_play_and_resume_publish_the_same_game_and_a_bad_address_is_refused(tmp_path):
+    broker = start_broker(tmp_path / "broker")
+    hub = Hub(Broker.parse(broker.url())).start()
+    journal = tmp_path / "board5.sqlite"
+    try:
+        done = _companion("play", "chess", "--journal", str(journal), "--voice", "silent",
+                          "--publish", broker.url(), "--table", "board5",
+                          stdin="e2e4\ne7e5\n")
+        assert done.returncode == 0, done.stderr
+        assert "publishing as table board5" in done.stderr
+        assert hub.wait_for(lambda h: _applied(h, "board5") == 2, WAIT)
+        record = _record(hub, "board5")
+        assert record.info["players"] == ["White", "Black"]
+        assert json.loads((tmp_path / "board5.sqlite.club").read_text())["acked"] == 2
+
+        # resume: the same game, and only the new entry is sent.
+        done = _companion("resume", "--journal", str(journal), "--voice", "silent",
+                          "--publish", broker.url(), "--table", "board5", stdin="g1f3\n")
+        assert done.returncode == 0, done.stderr
+        assert hub.wait_for(lambda h: _applied(h, "board5") == 3, WAIT)
+        assert _record(hub, "board5") is record and hub.duplicates == 0
+        assert record.view["state"]["moves_san"] == ["e4", "e5", "Nf3"]
+
+        for bad in ("mqtt://nowhere", "http://h/c", str(tmp_path / "missing.toml")):
+            done = _companion("play", "chess", "--journal", str(tmp_path / "x.sqlite"),
+                              "--voice", "silent", "--publish", bad, stdin="e2e4\n")
+            assert done.returncode == 2
+            assert done.stderr.strip().endswith(".") and "Traceback" not in done.stderr
+            assert not (tmp_path / "x.sqlite").exists()
+    finally:
+        hub.close()
+        broker.stop()
