@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing
+import os
 import random
 import shutil
 import sys
@@ -192,6 +193,7 @@ def run(tables: int, rate: float, seconds: float, processes: int,
             "p50_ms": round(percentile(latencies, 0.5), 1),
             "p99_ms": round(percentile(latencies, 0.99), 1),
             "max_ms": round(max(latencies, default=0.0), 1),
+            "load_average": round(os.getloadavg()[0], 1),  # the machine's other work
         }
         hub.close()
         return result
@@ -223,6 +225,7 @@ def main(argv: list[str]) -> int:
         print(f"journal -> hub: p50 {result['p50_ms']} ms, p99 {result['p99_ms']} ms, "
               f"max {result['max_ms']} ms")
         print(f"entries: {result['entries']} journaled, {result['at_hub']} at the hub, "
-              f"{result['lost']} lost, {result['duplicates_dropped']} second copies dropped")
+              f"{result['lost']} lost, {result['duplicates_dropped']} second copies dropped "
+              f"(load average {result['load_average']} at the end)")
     sys.stdout.flush()
     return 0 if result["lost"] == 0 else 1

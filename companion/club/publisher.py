@@ -94,6 +94,7 @@ class Publisher:
         self._dirty = True
         self._cond = threading.Condition()
         self._saved_ack = self.acked
+        self._saved_at = 0.0
         self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2,
                                   client_id=client_id or f"table-{self.table}-{uuid.uuid4().hex}",
                                   protocol=mqtt.MQTTv311, clean_session=True)
@@ -324,10 +325,13 @@ class Publisher:
                 return int(saved["acked"])
         return 0
 
-    def _save_acked(self) -> None:
+    def _save_acked(self, *, now: bool = False) -> None:
+        """At most once a second (a crash then costs a second's entries sent again, which
+        the hub drops), and at the end."""
         acked = self.acked
-        if acked == self._saved_ack:
+        if acked == self._saved_ack or (not now and time.monotonic() - self._saved_at < 1.0):
             return
+        self._saved_at = time.monotonic()
         tmp = self._ack_file.with_suffix(".club.tmp")
         try:
             tmp.write_text(json.dumps({"game_id": self.game_id, "acked": acked}),
@@ -363,7 +367,7 @@ class Publisher:
             self._closed = True
             self._poke()
         self._thread.join(timeout=5)
-        self._save_acked()
+        self._save_acked(now=True)
         if self._connected:
             info = self.client.publish(self._topic(topics.STATUS), self._status(False),
                                        qos=1, retain=True)
