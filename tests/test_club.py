@@ -545,3 +545,36 @@ def test_play_and_resume_publish_the_same_game_and_a_bad_address_is_refused(tmp_
     finally:
         hub.close()
         broker.stop()
+
+
+def test_a_table_that_says_its_journal_goes_further_is_asked_for_the_rest(tmp_path):
+    """What a broker acknowledged and lost in a crash: the table's status on reconnecting
+    says how far its journal goes, and the hub asks for what it lacks."""
+    import threading
+
+    broker = start_broker(tmp_path / "broker")
+    hub = Hub(Broker.parse(broker.url())).start()
+    table = open_table(tmp_path, broker.url(), "t1", "chess", ["Ann", "Bob"], seed=1)
+    listener, _ = _raw_client(broker, None)
+    try:
+        for move in ("e2e4", "e7e5"):
+            table.session.command(move)
+        assert hub.wait_for(lambda h: _applied(h, "t1") == 2, WAIT)
+        game_id = _record(hub, "t1").game_id
+        asked: list[dict] = []
+        subscribed, got = threading.Event(), threading.Event()
+        listener.on_subscribe = lambda *_args: subscribed.set()
+        listener.on_message = lambda _c, _u, msg: (asked.append(json.loads(msg.payload)),
+                                                   got.set())
+        listener.subscribe("club/tables/t1/resend", qos=1)
+        assert subscribed.wait(WAIT)
+        listener.publish("club/tables/t1/status", json.dumps(
+            {"online": True, "game_id": game_id, "last": 5}), qos=1)
+        assert got.wait(WAIT)
+        assert asked[0] == {"game_id": game_id, "from": 3}
+    finally:
+        listener.disconnect()
+        listener.loop_stop()
+        table.close()
+        hub.close()
+        broker.stop()

@@ -198,6 +198,13 @@ class Hub:
         record = self._table(table)
         record.online = bool(data["online"])
         record.seen = now
+        # A table that (re)connects says how far its journal goes: if the hub has less (the
+        # broker lost what it had acknowledged), it asks for the rest.
+        if "game_id" in data and int(data.get("last", 0)) > 0:
+            game = self._game(table, str(data["game_id"]))
+            if int(data["last"]) > game.applied:
+                game.asked = 0.0
+                self._ask(game)
 
     def _on_game(self, table: str, data: dict[str, Any], now: float) -> None:
         game_id = str(data["game_id"])

@@ -299,7 +299,8 @@ class Publisher:
 
     def _status(self, online: bool) -> bytes:
         return json.dumps({"v": PROTOCOL, "table": self.table, "online": online,
-                           "time": time.time()}).encode()
+                           "time": time.time(), "game_id": self.game_id,
+                           "last": self._read}).encode()
 
     def _game_message(self) -> bytes:
         spec = self.game.spec
