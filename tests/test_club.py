@@ -578,3 +578,30 @@ def test_a_table_that_says_its_journal_goes_further_is_asked_for_the_rest(tmp_pa
         table.close()
         hub.close()
         broker.stop()
+
+
+def test_a_hub_started_again_keeps_the_night_of_tables_that_have_gone(tmp_path):
+    broker = start_broker(tmp_path / "broker")
+    store = tmp_path / "night.jsonl"
+    hub = Hub(Broker.parse(broker.url()), store=store).start()
+    table = open_table(tmp_path, broker.url(), "b1", "chess", ["Ann", "Bob"], seed=1)
+    try:
+        for move in ("f2f3", "e7e5", "g2g4", "d8h4"):
+            table.session.command(move)
+        assert hub.wait_for(lambda h: _applied(h, "b1") == 4, WAIT)
+        before = hub.snapshot()
+    finally:
+        table.close()
+        hub.close()
+        broker.stop()
+    with store.open("a") as kept:
+        kept.write('{"kind": "entry", "table": "b1", "da')  # a line cut by a crash
+    again = Hub(Broker.parse(broker.url()), store=store).start()  # no broker, no table
+    try:
+        night = again.snapshot()
+        assert night["chess"] == before["chess"] and night["games"] == before["games"]
+        assert night["chess"]["results"][0]["result"] == "0-1"
+        assert _record(again, "b1").reproduce().to_json()["fen"] == before["games"][0][
+            "state"]["fen"]
+    finally:
+        again.close()

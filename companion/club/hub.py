@@ -16,7 +16,8 @@ import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import Any, TextIO
 
 import paho.mqtt.client as mqtt
 
@@ -86,9 +87,14 @@ class Hub:
     """Subscribes to ``CLUB/tables/+/...``; ``wait_for`` lets tests and the page wait on it."""
 
     def __init__(self, broker: Broker, *, client_id: str | None = None,
-                 on_entry: Callable[[GameRecord, dict[str, Any], float], None] | None = None
-                 ) -> None:
+                 on_entry: Callable[[GameRecord, dict[str, Any], float], None] | None = None,
+                 store: Path | None = None) -> None:
         self.broker = broker
+        # The night so far, one JSON line per game and entry applied: a hub started again
+        # has the games of tables that have since gone home.
+        self.store = store
+        self._store: TextIO | None = None
+        self._loading = False
         self.tables: dict[str, TableRecord] = {}
         self.games: dict[tuple[str, str], GameRecord] = {}
         self.received = 0
@@ -113,6 +119,10 @@ class Hub:
         self._ticker = threading.Thread(target=self._tick, name="hub-gaps", daemon=True)
 
     def start(self) -> Hub:
+        if self.store is not None:
+            self._load(self.store)
+            self.store.parent.mkdir(parents=True, exist_ok=True)
+            self._store = self.store.open("a", encoding="utf-8")
         self.client.connect_async(self.broker.host, self.broker.port, keepalive=15)
         self.client.loop_start()
         self._ticker.start()
@@ -125,6 +135,33 @@ class Hub:
         self.client.disconnect()
         self.client.loop_stop()
         self._ticker.join(timeout=5)
+        with self._cond:
+            if self._store is not None:
+                self._store.close()
+                self._store = None
+
+    def _load(self, path: Path) -> None:
+        if not path.exists():
+            return
+        self._loading = True
+        try:
+            with self._cond, path.open(encoding="utf-8") as lines:
+                for number, line in enumerate(lines, 1):
+                    try:
+                        kept = json.loads(line)
+                        _HANDLERS[kept["kind"]](self, kept["table"], kept["data"], 0.0)
+                    except (ValueError, KeyError, TypeError) as err:  # a line cut by a crash
+                        log.warning("%s line %d cannot be read (%s); skipped", path, number,
+                                    err)
+                self._changed()
+        finally:
+            self._loading = False
+
+    def _keep(self, kind: str, table: str, data: dict[str, Any]) -> None:
+        if self._store is not None and not self._loading:
+            self._store.write(json.dumps({"kind": kind, "table": table, "data": data},
+                                         separators=(",", ":")) + "\n")
+            self._store.flush()
 
     def wait_for(self, predicate: Callable[[Hub], bool], timeout: float) -> bool:
         with self._cond:
@@ -209,7 +246,10 @@ class Hub:
     def _on_game(self, table: str, data: dict[str, Any], now: float) -> None:
         game_id = str(data["game_id"])
         record = self._game(table, game_id)
-        record.info = {k: v for k, v in data.items() if k != "table"}
+        info = {k: v for k, v in data.items() if k != "table"}
+        if info != record.info:
+            self._keep(topics.GAME, table, data)
+        record.info = info
         self._table(table).game_id = game_id
         # A hub that joins late asks for what it missed, if nothing comes by itself.
         record.asked = max(record.asked, time.monotonic())
@@ -223,6 +263,7 @@ class Hub:
             self.duplicates += 1
             return
         record.entries[seq] = data
+        self._keep(topics.ENTRY, table, data)
         self._table(table).seen = now
         while record.applied + 1 in record.entries:
             record.applied += 1
@@ -242,7 +283,7 @@ class Hub:
     def _ask(self, record: GameRecord) -> None:
         """Ask a table to send again from the first entry missing (at most once a second)."""
         now = time.monotonic()
-        if now - record.asked < ASK_AGAIN or not self.connected:
+        if now - record.asked < ASK_AGAIN or not self.connected or self._loading:
             return
         record.asked = now
         request = json.dumps({"game_id": record.game_id, "from": record.applied + 1})
