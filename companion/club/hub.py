@@ -55,7 +55,8 @@ class GameRecord:
         return str(self.info.get("game", ""))
 
     def pending_gap(self) -> bool:
-        return any(seq > self.applied for seq in self.entries)
+        """Entries received after a missing one (1..applied are all there)."""
+        return len(self.entries) > self.applied
 
     def reproduce(self) -> State | None:
         """The game replayed through the rules from the entries received, when none was

@@ -77,6 +77,7 @@ class Publisher:
         self._phrases = Phrasebook.load()
         # Built by this thread from the journal: one message per entry, by entry number.
         self._messages: dict[int, bytes] = {}
+        self._over_at: dict[int, bool] = {}  # whether the game was over after each entry
         self._entries: list[Entry] = []
         self._state = self.game.new_state()
         self._actions = 0
@@ -227,6 +228,7 @@ class Publisher:
         self._durable()  # publish nothing that a power cut could take back
         for entry in fresh:
             self._messages[entry.seq] = self._message(entry)
+            self._over_at[entry.seq] = bool(self._view["over"])
             self._read = entry.seq
 
     def _message(self, entry: Entry) -> bytes:
@@ -286,7 +288,7 @@ class Publisher:
                 else:
                     self._inflight[info.mid] = seq
             if seq == self._read:
-                over = bool(json.loads(payload)["view"]["over"])
+                over = self._over_at[seq]
                 if over != self._over:
                     self._over = over
                     self.client.publish(self._topic(topics.RESULT), self._result_message(seq),
