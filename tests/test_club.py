@@ -131,20 +131,20 @@ def test_every_entry_reaches_the_hub_once_and_the_game_is_reproduced_there(tmp_p
         assert reproduced is not None
         assert reproduced.to_json() == table.session.state.to_json()
         assert record.view["winners"] == ["White"] and record.over
-        # A second copy of entries (a resend) is counted and not applied again.
+        # Asked to resend everything, the table does; the second copies are counted and
+        # not applied again.
         applied, duplicates = hub.applied, hub.duplicates
-        table.publisher._on_message(None, None, _Msg({"game_id": record.game_id, "from": 1}))
+        asker, _ = _raw_client(broker, None)
+        asker.publish("club/tables/t1/resend", json.dumps({"game_id": record.game_id,
+                                                           "from": 1}), qos=1)
         assert hub.wait_for(lambda h: h.duplicates >= duplicates + n, WAIT)
         assert hub.applied == applied and record.applied == n
+        asker.disconnect()
+        asker.loop_stop()
     finally:
         table.close()
         hub.close()
         broker.stop()
-
-
-class _Msg:
-    def __init__(self, data: dict) -> None:
-        self.payload = json.dumps(data).encode()
 
 
 # --------------------------------------------------------------------------- ten tables

@@ -164,6 +164,11 @@ class Hub:
                                          separators=(",", ":")) + "\n")
             self._store.flush()
 
+    @property
+    def lock(self) -> threading.Condition:
+        """Held while reading the records from another thread (the page, the exports)."""
+        return self._cond
+
     def wait_for(self, predicate: Callable[[Hub], bool], timeout: float) -> bool:
         with self._cond:
             return self._cond.wait_for(lambda: predicate(self), timeout)

@@ -213,7 +213,7 @@ CSV_FIELDS = ["table", "game", "game_id", "started", "over", "player", "score", 
 
 def results_csv(hub: Hub) -> str:
     """One row per player of each game received."""
-    with hub._cond:
+    with hub.lock:
         games = sorted(hub.games.values(), key=lambda g: (g.info.get("started") or 0, g.table))
         rows = []
         for game in games:
@@ -243,5 +243,5 @@ def results_csv(hub: Hub) -> str:
 
 
 def results_pgn(hub: Hub) -> str:
-    with hub._cond:
+    with hub.lock:
         return pgn(list(hub.games.values()), hub.broker.club)
