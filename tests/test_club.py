@@ -298,7 +298,7 @@ def test_broker_killed_and_a_table_cut_off_nothing_is_lost_or_doubled(tmp_path):
         assert hub.wait_for(lambda h: caught_up(), WAIT)
 
         broker.kill()  # a crash: no goodbye, nothing saved
-        playing = threading.Thread(target=play, args=(5,))  # the tables play on without it
+        playing = threading.Thread(target=play, args=(5,), daemon=True)  # on, without it
         playing.start()
         playing.join(WAIT)
         assert not playing.is_alive(), "a table waits for the broker"
