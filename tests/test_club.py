@@ -608,3 +608,35 @@ def test_a_hub_started_again_keeps_the_night_of_tables_that_have_gone(tmp_path):
             "state"]["fen"]
     finally:
         again.close()
+
+
+def test_a_table_publishes_over_tls_with_the_clubs_ca(tmp_path):
+    import shutil
+    from dataclasses import replace
+
+    if shutil.which("openssl") is None:
+        pytest.skip("openssl is not installed (it makes the test broker's certificates)")
+    users = {"hub": "hub-secret", "t1": "t1-secret"}
+    broker = start_broker(tmp_path / "broker", users=users, tls=True)
+    ca = str(broker.ca)
+    hub = Hub(replace(Broker.parse(broker.url("hub")), ca=ca)).start()
+    try:
+        assert broker.url("t1").startswith("mqtts://")
+        done = _companion("play", "chess", "--journal", str(tmp_path / "t1.sqlite"),
+                          "--voice", "silent", "--publish", broker.url("t1"),
+                          "--club-ca", ca, stdin="e2e4\n")
+        assert done.returncode == 0, done.stderr
+        assert "publishing as table t1 to mqtts://t1@localhost" in done.stderr
+        assert hub.wait_for(lambda h: _applied(h, "t1") == 1, WAIT)
+        # Without the club's CA the broker's certificate is not trusted: nothing is sent,
+        # and the game goes on.
+        done = _companion("play", "chess", "--journal", str(tmp_path / "t2.sqlite"),
+                          "--voice", "silent", "--publish", broker.url("t1"), "--table", "t1",
+                          stdin="d2d4\nd7d5\n")
+        assert done.returncode == 0, done.stderr
+        assert json.loads(_companion("state", "--journal", str(tmp_path / "t2.sqlite"),
+                                     "--json").stdout)["actions"] == 2
+        assert not (tmp_path / "t2.sqlite.club").exists()  # nothing was acknowledged
+    finally:
+        hub.close()
+        broker.stop()

@@ -51,7 +51,7 @@ class Mosquitto:
     above applies to ``club``."""
 
     def __init__(self, folder: Path, *, club: str = "club",
-                 users: dict[str, str] | None = None) -> None:
+                 users: dict[str, str] | None = None, tls: bool = False) -> None:
         binary = mosquitto_binary()
         if binary is None:
             raise FileNotFoundError("mosquitto is not installed (apt-get install mosquitto)")
@@ -65,8 +65,13 @@ class Mosquitto:
         self.log = folder / "mosquitto.log"
         folder.mkdir(parents=True, exist_ok=True)
         # As root, mosquitto would become the user mosquitto, who cannot read this folder.
-        lines = [f"user {getpass.getuser()}", f"listener {self.port} 127.0.0.1",
-                 "persistence false",
+        lines = [f"user {getpass.getuser()}", f"listener {self.port} 127.0.0.1"]
+        self.ca: Path | None = None
+        if tls:
+            self.ca = make_certificates(folder)
+            lines += [f"cafile {self.ca}", f"certfile {folder / 'server.pem'}",
+                      f"keyfile {folder / 'server.key'}"]
+        lines += ["persistence false",
                  "max_queued_messages 100000", "max_inflight_messages 0",
                  f"log_dest file {self.log}", "log_type error", "log_type warning"]
         if self.users:
@@ -118,4 +123,26 @@ class Mosquitto:
 
     def url(self, user: str | None = None) -> str:
         who = f"{user}:{self.users[user]}@" if user else ""
+        if self.ca is not None:  # the certificate names localhost
+            return f"mqtts://{who}localhost:{self.port}/{self.club}"
         return f"mqtt://{who}127.0.0.1:{self.port}/{self.club}"
+
+
+def make_certificates(folder: Path) -> Path:
+    """A throwaway CA and a server certificate for localhost, made with openssl; returns
+    the CA's file."""
+    openssl = shutil.which("openssl")
+    if openssl is None:
+        raise FileNotFoundError("openssl is not installed")
+    (folder / "server.ext").write_text("subjectAltName=DNS:localhost,IP:127.0.0.1\n")
+    ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+    steps = [
+        ["req", "-x509", *ec, "-keyout", "ca.key", "-out", "ca.pem", "-days", "2",
+         "-subj", "/CN=Table Companion test CA"],
+        ["req", *ec, "-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=localhost"],
+        ["x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key",
+         "-CAcreateserial", "-out", "server.pem", "-days", "2", "-extfile", "server.ext"],
+    ]
+    for step in steps:
+        subprocess.run([openssl, *step], cwd=folder, check=True, capture_output=True)
+    return folder / "ca.pem"
