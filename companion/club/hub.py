@@ -275,7 +275,7 @@ class Hub:
             record.applied += 1
             message = record.entries[record.applied]
             record.view = message["view"]
-            record.last_events = ([e["text"] for e in message["events"]]
+            record.last_events = ([e["text"] for e in message["events"] if e.get("text")]
                                   or ([message["note"]] if message.get("note") else []))
             self.applied += 1
             if self.on_entry is not None:

@@ -26,7 +26,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 
 from companion.club import topics
-from companion.club.public import public_entry_payload, public_state
+from companion.club.public import is_complete, public_entry_payload, public_state
 from companion.club.settings import Broker
 from companion.engine import Event, Game, State, decode_action
 from companion.journal import ACTION, CORRECT, REFUSED, UNDO, Entry, Journal
@@ -189,7 +189,10 @@ class Publisher:
         while self.acked + 1 in self._done:
             self.acked += 1
             self._done.discard(self.acked)
-        self._poke()
+        if len(self._inflight) == INFLIGHT - 1:
+            self._poke()  # the window was full: more can be sent now
+        else:
+            self._cond.notify_all()  # for flush(); the thread has nothing new to do
 
     def _on_message(self, _client: mqtt.Client, _userdata: Any, msg: mqtt.MQTTMessage) -> None:
         try:
@@ -202,8 +205,11 @@ class Publisher:
         if game_id != self.game_id:
             return
         with self._cond:
-            self._next = max(1, min(self._next, start))
-            self._poke()
+            # Above ``acked`` everything is on its way or still to send (a lost connection
+            # sends it again anyway): going back for it would only double it.
+            if start <= self.acked:
+                self._next = max(1, min(self._next, start))
+                self._poke()
 
     # --- the publisher's thread -----------------------------------------------------------
 
@@ -247,6 +253,8 @@ class Publisher:
             self._view = public_view(self.game, self._state, self._actions)
         except (ReplayError, Exception):  # a rules bug: the entry is still published
             log.exception("table %s: entry %d does not replay", self.table, entry.seq)
+        payload = public_entry_payload(self.game.spec.name, entry.kind, entry.payload, before)
+        shown = is_complete(payload)  # what a hidden card caused is not worded either
         message = {
             "v": PROTOCOL,
             "table": self.table,
@@ -254,12 +262,12 @@ class Publisher:
             "seq": entry.seq,
             "time": entry.time,
             "kind": entry.kind,
-            "payload": public_entry_payload(self.game.spec.name, entry.kind, entry.payload,
-                                            before),
+            "payload": payload,
             "source": entry.source,
             "note": entry.note if entry.kind == REFUSED else "",
             "events": [{"key": e.key, "priority": int(e.priority),
-                        "text": self._phrases.render(e, self.game.players)} for e in events],
+                        "text": self._phrases.render(e, self.game.players) if shown else ""}
+                       for e in events],
             "view": self._view,
         }
         return json.dumps(message, separators=(",", ":")).encode()
