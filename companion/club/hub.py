@@ -108,6 +108,7 @@ class Hub:
         self._cond = threading.Condition()
         self._closed = False
         self._requests: list[tuple[str, str]] = []
+        self._watchers: list[Callable[[], None]] = []  # told of every change (the page)
         self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2,
                                   client_id=client_id or f"hub-{uuid.uuid4().hex}",
                                   protocol=mqtt.MQTTv311, clean_session=True)
@@ -307,6 +308,17 @@ class Hub:
     def _changed(self) -> None:
         self.version += 1
         self._cond.notify_all()
+        for watcher in self._watchers:
+            watcher()
+
+    def watch(self, watcher: Callable[[], None]) -> None:
+        """Call ``watcher`` (quick, thread-safe) after every change, from the hub's threads."""
+        with self._cond:
+            self._watchers.append(watcher)
+
+    def unwatch(self, watcher: Callable[[], None]) -> None:
+        with self._cond:
+            self._watchers.remove(watcher)
 
     def _tick(self) -> None:
         """Ask again for gaps that stay open (a resend request can be lost too), and for

@@ -4,6 +4,8 @@ HTML/CSS/JS that long-polls ``/api/night``, and the night's exports."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 from starlette.applications import Starlette
@@ -28,6 +30,42 @@ HEADERS = {
 
 
 def make_app(hub: Hub) -> Starlette:
+    # Long polls wait on an asyncio event that the hub's threads set through the loop, so a
+    # waiting page costs no thread. The event is replaced at each change.
+    changed: dict[str, asyncio.Event] = {}
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: Starlette) -> AsyncIterator[None]:
+        loop = asyncio.get_running_loop()
+        changed["event"] = asyncio.Event()
+
+        def poke() -> None:
+            event, changed["event"] = changed["event"], asyncio.Event()
+            event.set()
+
+        def watcher() -> None:
+            with contextlib.suppress(RuntimeError):  # the loop has just closed
+                loop.call_soon_threadsafe(poke)
+
+        hub.watch(watcher)
+        try:
+            yield
+        finally:
+            hub.unwatch(watcher)
+
+    async def wait_past(version: int) -> None:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + LONG_POLL
+        while hub.version <= version:
+            event = changed["event"]  # the pokes run on this loop: none is missed
+            remaining = deadline - loop.time()
+            if hub.version > version or remaining <= 0:
+                return
+            try:
+                await asyncio.wait_for(event.wait(), remaining)
+            except TimeoutError:
+                return
+
     async def page(_request: Request) -> Response:
         return FileResponse(PAGE, media_type="text/html", headers=HEADERS)
 
@@ -37,8 +75,7 @@ def make_app(hub: Hub) -> Starlette:
         except ValueError:
             return PlainTextResponse("after must be a number.", status_code=400,
                                      headers=HEADERS)
-        if after >= hub.version:
-            await asyncio.to_thread(hub.wait_for, lambda h: h.version > after, LONG_POLL)
+        await wait_past(after)
         return JSONResponse(hub.snapshot(), headers=HEADERS)
 
     def export(body: str, media: str, name: str) -> Response:
@@ -56,7 +93,7 @@ def make_app(hub: Hub) -> Starlette:
         return export(results_pgn(hub), "application/x-chess-pgn",
                       f"{hub.broker.club}-chess.pgn")
 
-    return Starlette(routes=[
+    return Starlette(lifespan=lifespan, routes=[
         Route("/", page),
         Route("/api/night", night),
         Route("/export/results.csv", csv),
