@@ -35,6 +35,7 @@ EXTERNAL: dict[str, str] = {
     "emulate": "devices.emulator:main",
     "demo": "companion.demo:main",
     "bench": "companion.bench:main",
+    "hub": "companion.club.cli:hub_main",
     "read": "vision.cli:read_main",
     "calibrate": "vision.cli:calibrate_main",
 }
@@ -80,7 +81,8 @@ usage: companion COMMAND [options]
   play GAME [--players A,B] [--dice SPEC] [--cards SPEC] [--board SPEC] [--journal PATH]
        [--voice auto|pyttsx3|espeak|console|silent] [--rate WPM] [--volume 0-1]
        [--tags MAP] [--seed N] [--OPTION VALUE ...]
-                                      play a game at the table
+       [--publish mqtt://HOST/CLUB|FILE] [--table NAME]
+                                      play a game at the table (published to a club)
   resume [NAME] [--journal PATH] [--salvage]
                                       continue the latest (or a named) game
   state [--journal PATH] [--json]     the current state of a saved game
@@ -88,8 +90,11 @@ usage: companion COMMAND [options]
   emulate [dgt]                       a virtual serial device on a pty
   emulate camera [--throws N] [--dice K] [--out FILE]
                                       a recording of dice throws, for --dice camera:FILE
+  hub mqtt://HOST/CLUB|FILE [--port N] [--bind ADDR]
+                                      every table of a club live, standings, exports
   demo [--voice V] [--fast]           a complete scripted game through the emulator, spoken
-  bench NAME                          benchmarks: latency, vision, cribbage, perft, monopoly, dice
+  bench NAME                          benchmarks: latency, vision, cribbage, perft, monopoly,
+                                      dice, club
   count|advise|stats|perft|simulate GAME ...   a game's tools
   read dice|cards IMAGE... [--json] [--annotate DIR]
                                      read dice or cards from pictures
@@ -173,6 +178,16 @@ def _io_parser(prog: str) -> argparse.ArgumentParser:
                         choices=["auto", "pyttsx3", "espeak", "console", "silent"])
     parser.add_argument("--rate", type=int, default=170, help="words per minute")
     parser.add_argument("--volume", type=float, default=1.0, help="0 to 1")
+    club = parser.add_argument_group("club", "publish the game to a club's MQTT broker "
+                                     "(docs/club.md)")
+    club.add_argument("--publish", metavar="URL|FILE",
+                      help="mqtt://[USER:PASS@]HOST[:PORT]/CLUB, mqtts://..., or a club TOML "
+                      "file with the same and the TLS files")
+    club.add_argument("--table", help="this table's name in the club (default: the TOML "
+                      "file's, the user name, or the host name)")
+    club.add_argument("--club-ca", metavar="FILE", help="CA certificate of an mqtts:// broker")
+    club.add_argument("--club-cert", metavar="FILE", help="client certificate (mqtts://)")
+    club.add_argument("--club-key", metavar="FILE", help="the client certificate's key")
     return parser
 
 
@@ -192,11 +207,12 @@ def cmd_play(argv: list[str]) -> int:
     path = Path(args.journal) if args.journal else new_journal_path(cls.spec.name)
     if path.exists() and holds_a_game(path):
         raise ValueError(f"{path} already holds a game: use 'companion resume --journal {path}'")
+    club = _club(args)  # a bad broker address is refused before any journal is made
     announcer = _announcer(args)
     session = Session.start(game, Journal(path), announcer, seed=args.seed,
                             auto_chance=_auto_chance(args), config=files, tags=tags)
     print(f"(journal: {path})", file=sys.stderr)
-    return _run(session, sources, announcer)
+    return _run(session, sources, announcer, club)
 
 
 def cmd_resume(argv: list[str]) -> int:
@@ -212,6 +228,7 @@ def cmd_resume(argv: list[str]) -> int:
         raise JournalError(f"no saved game at {path}")
     tags = _tags(args)
     sources = _sources(args)
+    club = _club(args)
     announcer = _announcer(args)
     journal = Journal(path)
     try:
@@ -229,7 +246,7 @@ def cmd_resume(argv: list[str]) -> int:
     if session.code_note:
         print(f"({session.code_note})", file=sys.stderr)
     print(f"(journal: {path})", file=sys.stderr)
-    return _run(session, sources, announcer)
+    return _run(session, sources, announcer, club)
 
 
 def _with_salvage_hint(err: ReplayError, path: Path) -> JournalError:
@@ -264,17 +281,41 @@ def _sources(args: argparse.Namespace) -> list[Source]:
     return sources
 
 
-def _run(session: Session, sources: list[Source], announcer: Any) -> int:
+def _run(session: Session, sources: list[Source], announcer: Any, club: Any = None) -> int:
     from companion.loop import run
 
     clock = start_clock(session)  # a Time Limit Game's agreed hour
     if clock is not None:
         sources.append(clock)
+    publisher = None
+    if club is not None:
+        from companion.club.publisher import Publisher
+
+        publisher = Publisher.start(session, club)
+        print(f"(publishing as table {club.table} to {club.describe()})", file=sys.stderr)
     try:
         return run(session, sources)
     finally:
+        if publisher is not None:
+            publisher.close()  # what is not sent now is sent by the next resume
         announcer.close()
         session.journal.close()
+
+
+def _club(args: argparse.Namespace) -> Any:
+    """The club broker to publish to (``--publish``), or None."""
+    if not args.publish:
+        if args.table:
+            raise ValueError("--table names this table in a club: give --publish too")
+        return None
+    from dataclasses import replace
+
+    from companion.club.settings import Broker
+
+    broker = Broker.parse(args.publish).for_table(args.table)
+    files = {k: v for k, v in (("ca", args.club_ca), ("cert", args.club_cert),
+                               ("key", args.club_key)) if v}
+    return replace(broker, tls=broker.tls or bool(files), **files) if files else broker
 
 
 def _players(cls: type[Game], text: str | None) -> list[str]:

@@ -166,9 +166,11 @@ class Journal:
         self._committed()
         return seq
 
-    def entries(self) -> Iterator[Entry]:
+    def entries(self, after: int = 0) -> Iterator[Entry]:
+        """The entries in order; ``after``: only those numbered above it."""
         for row in self._db.execute(
-            "SELECT seq, time, kind, payload, source, confidence, note FROM entries ORDER BY seq"
+            "SELECT seq, time, kind, payload, source, confidence, note FROM entries"
+            " WHERE seq > ? ORDER BY seq", (after,)
         ):
             yield Entry(row[0], row[1], row[2], json.loads(row[3]), row[4], row[5], row[6])
 

@@ -318,6 +318,7 @@ class Session:
         if journal:
             raw = obs.text if isinstance(obs, TextCommand) else type(obs).__name__ if obs else ""
             self.journal.append(REFUSED, {"input": raw}, source=source, note=reason)
+            self._notify(())
         self.say(reason, Priority.REFUSAL)
         return Reply(False, reason)
 
@@ -344,6 +345,7 @@ class Session:
         undone = self.applied[-count]
         self.journal.append(UNDO, {"count": count}, source=source)
         self._replay()
+        self._notify(())
         self._settle(offer_choices=False)  # the undo message says what is expected
         self.pending = None
         # Described on the state it was played from: "Undone: knight to f3", not "g1f3".
@@ -377,6 +379,8 @@ class Session:
         self.say(f"Corrected to {action_words(action)}.", Priority.RESULT)
         if not kept:
             self._announce(events)  # what the corrected throw did
+        else:
+            self._notify(())
         if dropped:
             words = "; ".join(self.state.describe_action(a) for a in dropped)
             self.say(f"No longer possible, so taken back: {words}.", Priority.RESULT)
@@ -418,6 +422,11 @@ class Session:
     def _announce(self, events: Sequence[Event]) -> None:
         for event in events:
             self.say(self.phrases.render(event, self.game.players), event.priority)
+        self._notify(events)
+
+    def _notify(self, events: Sequence[Event]) -> None:
+        """Tell the listeners that the journal has a new entry (every kind: an action, an
+        undo, a correction, a refusal) and the events it caused."""
         for listener in self.listeners:
             listener(self, events)
 

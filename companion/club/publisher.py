@@ -1,0 +1,389 @@
+"""A table's publisher: the journal is the outbox.
+
+The session's listener only wakes the publisher's thread. That thread reads the journal's new
+entries through its own read-only connection (so every kind of entry is published: actions,
+undos, corrections, refusals), rebuilds the public state after each with its own copy of the
+game, waits until the entry is on the disk, and publishes it with QoS 1. The broker's
+acknowledgements advance ``acked`` (the highest entry number below which everything was
+acknowledged), kept in a small file beside the journal. When the broker goes away the table
+plays on; when it is back, publishing resumes at ``acked + 1``. A hub that finds a gap asks for
+a resend. Nothing here ever blocks or ends the table's loop.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import threading
+import time
+import uuid
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import paho.mqtt.client as mqtt
+
+from companion.club import topics
+from companion.club.public import is_complete, public_entry_payload, public_state
+from companion.club.settings import Broker
+from companion.engine import Event, Game, State, decode_action
+from companion.journal import ACTION, CORRECT, REFUSED, UNDO, Entry, Journal
+from companion.phrases import Phrasebook
+from companion.session import ReplayError, Session, replay_entries
+
+log = logging.getLogger("companion.club.publisher")
+
+PROTOCOL = 1  # the payloads' version (docs/club.md)
+INFLIGHT = 200  # entries sent and not yet acknowledged, at most
+RECHECK = 1.0  # seconds: the thread also looks at the journal this often (a missed wake-up)
+
+
+def public_view(game: Game, state: State, actions: int) -> dict[str, Any]:
+    """The public state after an entry (``companion state --json``'s fields, hidden cards
+    replaced by their counts)."""
+    actor = state.actor()
+    names = game.players
+    return {
+        "turn": names[actor] if actor is not None else None,
+        "expected": state.expected(),
+        "over": state.is_terminal(),
+        "winners": [names[w] for w in state.winners()],
+        "scores": state.scores(),
+        "actions": actions,
+        "state": public_state(state.to_json()),
+    }
+
+
+class Publisher:
+    """Publishes one session's journal to the club. ``start`` attaches it; ``close`` stops."""
+
+    def __init__(self, journal: Journal, game: Game, broker: Broker, *,
+                 client_id: str | None = None) -> None:
+        if journal.path == ":memory:":
+            raise ValueError("Publishing to a club needs a journal file.")
+        assert broker.table is not None
+        self.broker = broker
+        self.table = broker.table
+        self.game = game
+        self.meta = journal.meta()
+        self.game_id = str(self.meta["club_game"])
+        self._durable: Callable[[], bool] = journal.wait_durable
+        self._reader = Journal(journal.path, readonly=True)  # this thread's own connection
+        first = next(self._reader.entries(), None)
+        self._first_time = first.time if first else time.time()
+        self._ack_file = Path(journal.path + ".club")
+        self._phrases = Phrasebook.load()
+        # Built by this thread from the journal: one message per entry, by entry number.
+        self._messages: dict[int, bytes] = {}
+        self._over_at: dict[int, bool] = {}  # whether the game was over after each entry
+        self._entries: list[Entry] = []
+        self._state = self.game.new_state()
+        self._actions = 0
+        self._view: dict[str, Any] = public_view(self.game, self._state, 0)
+        self._over = False
+        self._read = 0  # the last entry read from the journal
+        self.acked = self._load_acked()
+        self._next = self.acked + 1  # the next entry to send
+        self._inflight: dict[int, int] = {}  # paho message id -> entry number
+        self._done: set[int] = set()  # acknowledged above ``acked``
+        self._early: set[int] = set()  # message ids acknowledged before they were registered
+        self._generation = 0  # connections lost so far
+        self._connected = False
+        self._closed = False
+        self._dirty = True
+        self._cond = threading.Condition()
+        self._saved_ack = self.acked
+        self._saved_at = 0.0
+        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2,
+                                  client_id=client_id or f"table-{self.table}-{uuid.uuid4().hex}",
+                                  protocol=mqtt.MQTTv311, clean_session=True)
+        broker.configure(self.client)
+        self.client.max_inflight_messages_set(INFLIGHT)
+        self.client.max_queued_messages_set(0)
+        self.client.reconnect_delay_set(min_delay=1, max_delay=2)
+        self.client.will_set(self._topic(topics.STATUS), self._status(False), qos=1, retain=True)
+        self.client.on_connect = self._on_connect
+        self.client.on_disconnect = self._on_disconnect
+        self.client.on_publish = self._on_publish
+        self.client.on_message = self._on_message
+        self._thread = threading.Thread(target=self._run, name=f"club-{self.table}", daemon=True)
+
+    @classmethod
+    def start(cls, session: Session, broker: Broker, **kwargs: Any) -> Publisher:
+        """Attach to a session (from the table's thread, before its loop runs)."""
+        publisher = cls.for_journal(session.journal, session.game, broker, **kwargs)
+        session.listeners.append(publisher.wake)
+        return publisher
+
+    @classmethod
+    def for_journal(cls, journal: Journal, game: Game, broker: Broker,
+                    **kwargs: Any) -> Publisher:
+        """Publish a journal that its writer will ``wake`` us about (the bench's tables)."""
+        if "club_game" not in journal.meta():
+            journal.write_meta({"club_game": uuid.uuid4().hex})
+        publisher = cls(journal, game, broker, **kwargs)
+        publisher.client.connect_async(broker.host, broker.port, keepalive=15)
+        publisher.client.loop_start()
+        publisher._thread.start()
+        return publisher
+
+    @property
+    def connected(self) -> bool:
+        return self._connected
+
+    # --- the table's side: never blocks -------------------------------------------------
+
+    def wake(self, _session: Session | None = None, _events: Sequence[Event] = ()) -> None:
+        with self._cond:
+            self._poke()
+
+    def _poke(self) -> None:
+        """(Holding ``_cond``.) Something to do for the publisher's thread."""
+        self._dirty = True
+        self._cond.notify_all()
+
+    # --- paho's thread ------------------------------------------------------------------
+
+    def _on_connect(self, client: mqtt.Client, _userdata: Any, _flags: Any, reason: Any,
+                    _props: Any = None) -> None:
+        if reason.is_failure:
+            log.warning("club broker %s refused table %s: %s", self.broker.describe(),
+                        self.table, reason)
+            return
+        log.info("table %s connected to %s", self.table, self.broker.describe())
+        client.subscribe(self._topic(topics.RESEND), qos=1)
+        client.publish(self._topic(topics.STATUS), self._status(True), qos=1, retain=True)
+        client.publish(self._topic(topics.GAME), self._game_message(), qos=1, retain=True)
+        with self._cond:
+            self._connected = True
+            self._poke()
+
+    def _on_disconnect(self, _client: mqtt.Client, _userdata: Any, _flags: Any, reason: Any,
+                       _props: Any = None) -> None:
+        with self._cond:
+            if self._connected and not self._closed:
+                log.warning("table %s lost the club broker (%s); playing on", self.table,
+                            reason)
+            self._connected = False
+            self._generation += 1
+            # What was not acknowledged is sent again once the broker is back.
+            self._inflight.clear()
+            self._early.clear()
+            self._next = self.acked + 1
+
+    def _on_publish(self, _client: mqtt.Client, _userdata: Any, mid: int, _reason: Any,
+                    _props: Any = None) -> None:
+        with self._cond:
+            seq = self._inflight.pop(mid, None)
+            if seq is None:
+                self._early.add(mid)
+                return
+            self._acknowledged(seq)
+
+    def _acknowledged(self, seq: int) -> None:
+        if seq <= self.acked:
+            return
+        self._done.add(seq)
+        while self.acked + 1 in self._done:
+            self.acked += 1
+            self._done.discard(self.acked)
+        if len(self._inflight) == INFLIGHT - 1:
+            self._poke()  # the window was full: more can be sent now
+        else:
+            self._cond.notify_all()  # for flush(); the thread has nothing new to do
+
+    def _on_message(self, _client: mqtt.Client, _userdata: Any, msg: mqtt.MQTTMessage) -> None:
+        try:
+            request = json.loads(msg.payload)
+            start = int(request["from"])
+            game_id = str(request["game_id"])
+        except (ValueError, KeyError, TypeError):
+            log.warning("table %s: a resend request that cannot be read", self.table)
+            return
+        if game_id != self.game_id:
+            return
+        with self._cond:
+            # Above ``acked`` everything is on its way or still to send (a lost connection
+            # sends it again anyway): going back for it would only double it.
+            if start <= self.acked:
+                self._next = max(1, min(self._next, start))
+                self._poke()
+
+    # --- the publisher's thread -----------------------------------------------------------
+
+    def _run(self) -> None:
+        while True:
+            with self._cond:
+                self._cond.wait_for(lambda: self._dirty or self._closed, RECHECK)
+                self._dirty = False
+                if self._closed:
+                    return
+            try:
+                self._read_journal()
+                self._send()
+                self._save_acked()
+            except Exception:  # the table plays on whatever happens here
+                log.exception("table %s: publishing failed", self.table)
+
+    def _read_journal(self) -> None:
+        fresh = list(self._reader.entries(after=self._read))
+        if not fresh:
+            return
+        self._durable()  # publish nothing that a power cut could take back
+        for entry in fresh:
+            self._messages[entry.seq] = self._message(entry)
+            self._over_at[entry.seq] = bool(self._view["over"])
+            self._read = entry.seq
+
+    def _message(self, entry: Entry) -> bytes:
+        before = self._view["state"]
+        events: Sequence[Event] = ()
+        self._entries.append(entry)
+        try:
+            if entry.kind == ACTION:
+                events = self._state.apply(decode_action(entry.payload, self.game.action_types))
+                self._actions += 1
+            elif entry.kind in (UNDO, CORRECT):
+                self._state, applied, events = replay_entries(self.game, self._entries)
+                self._actions = len(applied)
+                if entry.kind == UNDO:
+                    events = ()
+            self._view = public_view(self.game, self._state, self._actions)
+        except (ReplayError, Exception):  # a rules bug: the entry is still published
+            log.exception("table %s: entry %d does not replay", self.table, entry.seq)
+        payload = public_entry_payload(self.game.spec.name, entry.kind, entry.payload, before)
+        shown = is_complete(payload)  # what a hidden card caused is not worded either
+        message = {
+            "v": PROTOCOL,
+            "table": self.table,
+            "game_id": self.game_id,
+            "seq": entry.seq,
+            "time": entry.time,
+            "kind": entry.kind,
+            "payload": payload,
+            "source": entry.source,
+            "note": entry.note if entry.kind == REFUSED else "",
+            "events": [{"key": e.key, "priority": int(e.priority),
+                        "text": self._phrases.render(e, self.game.players) if shown else ""}
+                       for e in events],
+            "view": self._view,
+        }
+        return json.dumps(message, separators=(",", ":")).encode()
+
+    def _send(self) -> None:
+        # paho calls on_publish holding its own lock, so publish() is never called holding
+        # ours: a message id is registered after publish() returns, and an acknowledgement
+        # that came first waits in ``_early``.
+        while True:
+            with self._cond:
+                if (not self._connected or self._next > self._read
+                        or len(self._inflight) >= INFLIGHT or self._closed):
+                    return
+                seq = self._next
+                self._next += 1
+                generation = self._generation
+            payload = self._messages[seq]
+            info = self.client.publish(self._topic(topics.ENTRY), payload, qos=1)
+            with self._cond:
+                if info.rc != mqtt.MQTT_ERR_SUCCESS or generation != self._generation:
+                    self._next = min(self._next, seq)
+                    return
+                if info.mid in self._early:
+                    self._early.discard(info.mid)
+                    self._acknowledged(seq)
+                else:
+                    self._inflight[info.mid] = seq
+            if seq == self._read:
+                over = self._over_at[seq]
+                if over != self._over:
+                    self._over = over
+                    self.client.publish(self._topic(topics.RESULT), self._result_message(seq),
+                                        qos=1, retain=True)
+
+    # --- messages -------------------------------------------------------------------------
+
+    def _topic(self, leaf: str) -> str:
+        return topics.table_topic(self.broker.club, self.table, leaf)
+
+    def _status(self, online: bool) -> bytes:
+        return json.dumps({"v": PROTOCOL, "table": self.table, "online": online,
+                           "time": time.time(), "game_id": self.game_id,
+                           "last": self._read}).encode()
+
+    def _game_message(self) -> bytes:
+        spec = self.game.spec
+        return json.dumps({
+            "v": PROTOCOL, "table": self.table, "game_id": self.game_id,
+            "game": spec.name, "title": spec.title, "players": list(self.game.players),
+            "options": dict(self.game.options), "config": self.meta.get("config", {}),
+            "started": self._first_time,
+        }).encode()
+
+    def _result_message(self, seq: int) -> bytes:
+        return json.dumps({"v": PROTOCOL, "table": self.table, "game_id": self.game_id,
+                           "seq": seq, "over": self._view["over"],
+                           "winners": self._view["winners"], "scores": self._view["scores"]}
+                          ).encode()
+
+    # --- acknowledged, kept beside the journal -------------------------------------------------
+
+    def _load_acked(self) -> int:
+        with contextlib.suppress(OSError, ValueError, KeyError, TypeError):
+            saved = json.loads(self._ack_file.read_text(encoding="utf-8"))
+            if saved["game_id"] == self.game_id:
+                return int(saved["acked"])
+        return 0
+
+    def _save_acked(self, *, now: bool = False) -> None:
+        """At most once a second (a crash then costs a second's entries sent again, which
+        the hub drops), and at the end."""
+        acked = self.acked
+        if acked == self._saved_ack or (not now and time.monotonic() - self._saved_at < 1.0):
+            return
+        self._saved_at = time.monotonic()
+        tmp = self._ack_file.with_suffix(".club.tmp")
+        try:
+            tmp.write_text(json.dumps({"game_id": self.game_id, "acked": acked}),
+                           encoding="utf-8")
+            os.replace(tmp, self._ack_file)
+            self._saved_ack = acked
+        except OSError as err:
+            log.warning("table %s: cannot keep the acknowledged entry: %s", self.table, err)
+
+    # --- the end --------------------------------------------------------------------------
+
+    def journal_last(self) -> int:
+        """The last entry in the journal (read on a connection of the caller's own)."""
+        reader = Journal(self._reader.path, readonly=True)
+        try:
+            return reader.count()  # entries are numbered 1, 2, ... and never deleted
+        finally:
+            reader.close()
+
+    def flush(self, timeout: float) -> bool:
+        """Wait until every entry so far is acknowledged by the broker (or ``timeout``)."""
+        target = self.journal_last()
+        self.wake()
+        with self._cond:
+            return self._cond.wait_for(lambda: self.acked >= target, timeout)
+
+    def close(self, timeout: float = 2.0) -> None:
+        """Send what can be sent within ``timeout``, say offline, and stop."""
+        if self._closed:
+            return
+        self.flush(timeout)
+        with self._cond:
+            self._closed = True
+            self._poke()
+        self._thread.join(timeout=5)
+        self._save_acked(now=True)
+        if self._connected:
+            info = self.client.publish(self._topic(topics.STATUS), self._status(False),
+                                       qos=1, retain=True)
+            with contextlib.suppress(RuntimeError, ValueError):
+                info.wait_for_publish(timeout=1)
+        self.client.disconnect()
+        self.client.loop_stop()
+        self._reader.close()
