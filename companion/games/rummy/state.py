@@ -246,8 +246,9 @@ class RummyState(State):
 
     def _stuck(self, p: int, cards: tuple[str, ...]) -> bool:
         """A meld or lay-off that would leave only the card taken from the discard pile (which
-        may not be discarded this turn) is not allowed."""
-        if self.taken is None or self.taken in cards:
+        may not be discarded this turn) is not allowed. Only while that card is still in the
+        hand: once it is melded or laid off, the card left is another one."""
+        if self.taken is None or self.taken in cards or self.taken not in self.hands[p]:
             return False
         return self.remaining(p) - len(cards) == 1
 
