@@ -8,7 +8,7 @@ from typing import ClassVar
 
 from companion.cards import Card
 from companion.engine import Event, Priority
-from companion.games.cribbage.scoring import Count, number_words
+from companion.games.cribbage.scoring import NOTHING, Count, number_words
 
 
 def card_name(card: str) -> str:
@@ -167,7 +167,7 @@ class HandCounted(Event):
 
     def describe(self, names: Sequence[str]) -> str:
         whose = f"{names[self.player]}'s {'crib' if self.crib else 'hand'}"
-        spoken = self.count.spoken("nineteen: nothing")
+        spoken = self.count.spoken(NOTHING)
         cards = ", ".join(card_name(c) for c in self.cards)
         return (f"{whose}, {cards}, with the {card_name(self.starter)}: {spoken}."
                 f" {_score(names, self.side, self.score)}")
