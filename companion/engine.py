@@ -501,6 +501,17 @@ class State(ABC):
             return ""
         return "Choose: " + "; ".join(self.describe_action(a) for a in actions) + "."
 
+    def options_text(self) -> str:
+        """The answer to ``options`` (and to a game's own ``moves``): the choices, the only
+        move when there is just one, or what is expected."""
+        text = self.choices_text()
+        if text:
+            return text
+        actions = self.legal_actions() if self.current_player() >= 0 else []
+        if len(actions) == 1:
+            return f"Only one move: {self.describe_action(actions[0])}."
+        return sentence(self.expected())
+
     def status(self) -> str:
         """A short spoken summary for ``status``."""
         return self.expected()
