@@ -190,6 +190,11 @@ def sentence(text: str) -> str:
     return text if not text or text[-1] in ".!?" else text + "."
 
 
+def counted(n: int, one: str, many: str = "") -> str:
+    """ "1 pip", "13 pips": a number with its noun in the right number."""
+    return f"{n} {one if n == 1 else many or one + 's'}"
+
+
 def number_word(n: int) -> str:
     return {0: "zero", **_NUMBER_WORDS}.get(n, str(n))
 

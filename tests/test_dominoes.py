@@ -584,3 +584,24 @@ def test_simulate_tool(capsys: pytest.CaptureFixture[str]) -> None:
     result = json.loads(capsys.readouterr().out)
     assert result["games"] == 5 and result["rounds"] == result["went_out"] + result["blocked"]
     assert result["rounds_per_game"] >= 1
+
+
+def test_one_pip_is_singular_in_every_sentence() -> None:
+    # issue 22: "the lowest hand, 1 pips"
+    from companion.engine import counted
+    from companion.games.dominoes.events import HandCounted
+    from companion.games.dominoes.rules import BERGEN, DRAW, Variant, score_round
+
+    draw = Variant("draw", 7, True, DRAW, "none", "opponents", 100)
+    names = ("Red", "Blue")
+    blocked = score_round(draw, None, [1, 9], [None, None], "opponents", names)
+    assert blocked.detail == "the lowest hand, 1 pip. Blue 9 pips."
+    out = score_round(draw, 1, [1, 0], [None, None], "opponents", names)
+    assert out.detail == "Red 1 pip."
+    tie = score_round(draw, None, [1, 1], [None, None], "opponents", names)
+    assert tie.detail == "Red and Blue tie with 1 pip, so no one scores."
+    bergen = Variant("bergen", 6, True, BERGEN, "none", "opponents", 15)
+    low = score_round(bergen, None, [1, 9], [["1-0"], ["5-4"]], "opponents", names)
+    assert low.detail.endswith(", 1 pip.")
+    assert HandCounted(0, 1, ()).describe(names) == "Red holds 1 pip."
+    assert counted(1, "tile") == "1 tile" and counted(0, "tile") == "0 tiles"

@@ -21,6 +21,7 @@ from companion.engine import (
     IllegalAction,
     Option,
     State,
+    counted,
 )
 from companion.games import register
 from companion.games.dominoes import bingo, poker, texas  # noqa: F401  (they register their games)
@@ -146,7 +147,7 @@ class DominoGame(Game):
                 return "No tile is on the table yet."
             return f"The open ends are {ends_words(state.end_values())}."
         if word == "boneyard":
-            return f"The boneyard has {state.boneyard()} tiles."
+            return f"The boneyard has {counted(state.boneyard(), 'tile')}."
         if word in ("score", "scores"):
             return state.status()
         return None

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from companion.engine import counted
 from companion.games.dominoes.tiles import is_double, total
 
 DRAW = "draw"  # the draw game of 000 and 004: the winner scores the opponents' pips
@@ -57,7 +58,7 @@ def _draw(
         lowest = [p for p, v in enumerate(pips) if v == low]
         if len(lowest) > 1:
             who = " and ".join(names[p] for p in lowest)
-            return RoundScore(-1, 0, f"{who} tie with {low} pips, so no one scores.")
+            return RoundScore(-1, 0, f"{who} tie with {counted(low, 'pip')}, so no one scores.")
         winner = lowest[0]
     else:
         winner = out
@@ -69,9 +70,11 @@ def _draw(
         detail = f"{parts}, minus {names[winner]}'s own {pips[winner]}, makes {points}."
     else:
         points = opponents
-        detail = f"{parts} makes {points}." if len(others) > 1 else f"{parts} pips."
+        unit = "pip" if opponents == 1 else "pips"
+        detail = f"{parts} makes {points}." if len(others) > 1 else f"{parts} {unit}."
     if out is None:
-        detail = f"the lowest hand, {pips[winner]} pips. {detail[0].upper()}{detail[1:]}"
+        detail = (f"the lowest hand, {counted(pips[winner], 'pip')}."
+                  f" {detail[0].upper()}{detail[1:]}")
     return RoundScore(winner, points, detail)
 
 
@@ -94,4 +97,4 @@ def _bergen(
     if len(lowest) > 1:
         who = " and ".join(names[p] for p in lowest)
         return RoundScore(-1, 0, f"{who} tie for {how} with {low}, so no one scores.")
-    return RoundScore(lowest[0], 1, f"one point for {how}, {low} pips.")
+    return RoundScore(lowest[0], 1, f"one point for {how}, {counted(low, 'pip')}.")

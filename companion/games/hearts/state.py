@@ -25,6 +25,7 @@ from companion.engine import (
     GameOver,
     IllegalAction,
     State,
+    counted,
 )
 from companion.games.hearts import rules
 from companion.games.hearts.events import (
@@ -569,7 +570,7 @@ class HeartsState(State):
             low = min(self.scores_)
             self.winners_ = tuple(p for p in range(self.n) if self.scores_[p] == low)
             self.phase = OVER
-            detail = f"{low} points, the lowest score."
+            detail = f"{counted(low, 'point')}, the lowest score."
             return [*events, GameOver(self.winners_, detail)]
         return events + self._start_hand(self.left(self.dealer))
 

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-from companion.engine import Event, Priority
+from companion.engine import Event, Priority, counted
 from companion.games.monopoly_cards.deck import load_deck
 from companion.games.monopoly_cards.scoring import money
 
@@ -56,7 +56,7 @@ class DealDone(Event):
 
     def describe(self, names: Sequence[str]) -> str:
         if self.draw_pile:
-            return f"The deal is done; {self.draw_pile} cards in the draw pile."
+            return f"The deal is done; {counted(self.draw_pile, 'card')} in the draw pile."
         return "The deal is done; there is no draw pile."
 
 

@@ -25,6 +25,7 @@ from companion.engine import (
     GameOver,
     IllegalAction,
     State,
+    counted,
 )
 from companion.games.rummy import melds as M
 from companion.games.rummy.events import (
@@ -449,7 +450,8 @@ class RummyState(State):
             high = max(self.totals)
             self.winners_ = tuple(p for p in range(self.n) if self.totals[p] == high)
             self.phase = OVER
-            return [*events, GameOver(self.winners_, f"{high} points, the highest total.")]
+            return [*events,
+                    GameOver(self.winners_, f"{counted(high, 'point')}, the highest total.")]
         return events + self._start_hand(self.left(self.dealer))
 
     # --- words ----------------------------------------------------------------------------
