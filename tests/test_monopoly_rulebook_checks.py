@@ -146,3 +146,28 @@ def test_name_lists():
     assert name_list(["Boardwalk", "Park Place", "Baltic Avenue"]) == \
         "Boardwalk, Park Place and Baltic Avenue"
     assert name_list(["Teens World, Music", "Subway"], "or") == "Teens World, Music or Subway"
+
+
+def test_a_bidder_may_mortgage_during_an_auction_to_bid_more():
+    # Rulebook 000, MORTGAGES: "Unimproved properties can be mortgaged through the Bank at any
+    # time." AUCTION: "The buyer pays the Bank the amount of the bid in cash". A bid is
+    # limited to cash, so the cash check must let the bidder raise it meanwhile.
+    game, st = new(("Car", "Hat"))
+    give(st, HAT, "Park Place")
+    st.cash[HAT] = 100
+    at(st, CAR, 36)
+    st.apply(Throw((2, 1)))  # Boardwalk, unowned
+    st.apply(A.Auction(CAR))
+    assert st.auction is not None
+    first = st.auction.to_act
+    if first == CAR:
+        st.apply(A.Bid(CAR, 50))
+    with pytest.raises(IllegalAction, match="mortgage or sell buildings first to bid more"):
+        st.apply(A.Bid(HAT, 200))
+    st.apply(A.Mortgage(HAT, S["Park Place"]))  # 175 more, in the middle of the auction
+    assert st.cash[HAT] == 275 and st.auction is not None
+    st.apply(A.Bid(HAT, 200))
+    assert st.auction is not None and st.auction.high == 200
+    # a player not bidding, or spending (building, lifting), still waits
+    with pytest.raises(IllegalAction, match="Wait until the auction is over"):
+        st.apply(A.Unmortgage(HAT, S["Park Place"]))
