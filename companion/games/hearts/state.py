@@ -472,10 +472,17 @@ class HeartsState(State):
             self.unknown[p] -= 1
         else:
             self.hands[p].remove(c)
+        # "Hearts are broken when at least one heart has been played out of suit on a trick":
+        # a heart led (by a player holding only hearts) or following a heart lead does not
+        # break them, unless option lead_breaks (the published reading) says it does.
+        led = rules.suit(self.trick[0][1]) if self.trick else None
+        out_of_suit = led is not None and led != "H"
+        heart = rules.suit(c) == "H" and (
+            out_of_suit or (led is None and bool(self.game.options["lead_breaks"])))
         self.played.append(c)
         self.trick.append((p, c))
         events.append(CardPlayed(p, c))
-        breaks = rules.suit(c) == "H" or (c == QUEEN and self.game.options["queen_breaks"])
+        breaks = heart or (c == QUEEN and self.game.options["queen_breaks"])
         if self.game.options["hearts_broken"] and not self.broken and breaks:
             self.broken = True
             events.append(HeartsBroken(rules.suit(c) != "H"))
