@@ -171,3 +171,11 @@ def test_a_bidder_may_mortgage_during_an_auction_to_bid_more():
     # a player not bidding, or spending (building, lifting), still waits
     with pytest.raises(IllegalAction, match="Wait until the auction is over"):
         st.apply(A.Unmortgage(HAT, S["Park Place"]))
+
+
+def test_space_names_keep_their_capitals_in_answers():
+    s, rec = ts_session("standard")
+    assert s.game.query(s.state, "rent Imaginarium") == (
+        "'Imaginarium' could be Imaginarium, Discovery or Imaginarium, Learning.")
+    assert s.game.query(s.state, "rent Imaginarium, Discovery") == (
+        "Imaginarium, Discovery is unowned: the price is 60.")

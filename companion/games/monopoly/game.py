@@ -105,7 +105,8 @@ class Monopoly(Game):
         try:
             return query(state, text)
         except ValueError as err:
-            return str(err).capitalize() + "."
+            text = str(err)  # not capitalize(): it would lower-case the names in it
+            return text[:1].upper() + text[1:] + "."
 
     # ------------------------------------------------------------------ parsing
 

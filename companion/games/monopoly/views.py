@@ -256,7 +256,8 @@ def rent_text(st: MonopolyState, text: str) -> str:
     try:
         s = ed.space(text)
     except ValueError as err:
-        return str(err).capitalize() + "."
+        reason = str(err)  # not capitalize(): it would lower-case the names in it
+        return reason[:1].upper() + reason[1:] + "."
     name = ed.names[s]
     if not ed.is_property[s]:
         return f"{name} is not a property: no rent."

@@ -221,12 +221,12 @@ class MonopolyCardGame(Game):
             value = hand_value(cards)
             return f"{describe_value(value)}: {money(value.total)}."
         if verb == "piles" and state.read:
-            from companion.games.monopoly_cards.events import card_names, pile_name
+            from companion.games.monopoly_cards.events import card_names, pile_name, upper_first
 
             return " ".join(
-                f"{pile_name(i, self.players).capitalize()}: top"
+                f"{upper_first(pile_name(i, self.players))}: top"
                 f" {card_names(pile[-1:])}, {counted(len(pile), 'card')}." if pile else
-                f"{pile_name(i, self.players).capitalize()}: empty."
+                f"{upper_first(pile_name(i, self.players))}: empty."
                 for i, pile in enumerate(state.piles))
         return None
 

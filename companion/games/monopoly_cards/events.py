@@ -20,6 +20,11 @@ def card_names(cards: Sequence[str]) -> str:
     return ", ".join(names[:-1]) + " and " + names[-1]
 
 
+def upper_first(text: str) -> str:
+    """The first letter in capitals; unlike str.capitalize(), the rest (names) unchanged."""
+    return text[:1].upper() + text[1:]
+
+
 def pile_name(pile: int, names: Sequence[str]) -> str:
     """Trade piles 0..n-1 are the players'; further ones are the extra piles (2-3 players)."""
     if pile < len(names):
