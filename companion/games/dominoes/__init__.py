@@ -269,7 +269,10 @@ class Bergen(DominoGame):
         options=(*_options(variant, (15,), "points to win", line_only=True), Option(
             "triple_header", "matching", "matching: 3 points when both ends match and one"
             " end is a double; any-double: 3 points whenever an end tile is a double",
-            ("matching", "any-double"))),
+            ("matching", "any-double")), Option(
+            "blocked_lowest", "clean", "a blocked round: clean (the lowest hand without a"
+            " double wins the point) or lowest (only the lowest hand, if it holds no double)",
+            ("clean", "lowest"))),
         house_rules=HOUSE_BERGEN,
     )
 

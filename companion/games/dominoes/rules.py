@@ -42,11 +42,14 @@ def score_round(
     hands: Sequence[Sequence[str] | None],
     blocked_score: str,
     names: Sequence[str],
+    bergen_lowest: str = "clean",
 ) -> RoundScore:
     """``out``: the player who went out (None: blocked); ``pips``: each hand's pips;
-    ``hands``: each hand's tiles where known (Bergen needs them in a blocked game)."""
+    ``hands``: each hand's tiles where known (Bergen needs them in a blocked game);
+    ``bergen_lowest``: Bergen's blocked point to the lowest hand without a double ("clean")
+    or only to the lowest hand, if it holds no double ("lowest")."""
     if variant.scoring == BERGEN:
-        return _bergen(out, pips, hands, names)
+        return _bergen(out, pips, hands, names, bergen_lowest)
     return _draw(out, pips, blocked_score, names)
 
 
@@ -80,12 +83,25 @@ def _draw(
 
 def _bergen(
     out: int | None, pips: Sequence[int], hands: Sequence[Sequence[str] | None],
-    names: Sequence[str],
+    names: Sequence[str], lowest_rule: str = "clean",
 ) -> RoundScore:
     if out is not None:
         return RoundScore(out, 1, "one point for going out.")
     known = [list(h) if h is not None else [] for h in hands]
     clean = [p for p, h in enumerate(known) if not any(is_double(t) for t in h)]
+    if clean and lowest_rule == "lowest":
+        # "The lowest hand wins one point, provided that it does not contain a double."
+        low = min(pips)
+        lowest = [p for p, v in enumerate(pips) if v == low]
+        if len(lowest) > 1:
+            who = " and ".join(names[p] for p in lowest)
+            return RoundScore(-1, 0, f"{who} tie for the lowest hand with {low}, so no one"
+                                     f" scores.")
+        if lowest[0] not in clean:
+            return RoundScore(-1, 0, f"the lowest hand, {names[lowest[0]]}'s"
+                                     f" {counted(low, 'pip')}, holds a double, so no one"
+                                     f" scores.")
+        return RoundScore(lowest[0], 1, f"one point for the lowest hand, {counted(low, 'pip')}.")
     if clean:
         counts = {p: pips[p] for p in clean}
         how = "the lowest hand without a double"

@@ -635,7 +635,8 @@ class DominoState(State):
         pips = [self.hand_pips(p) for p in range(self.n)]
         hands = [self.hand_tiles(p) for p in range(self.n)]
         result = score_round(self.variant, self.out, pips, hands, self.blocked_score,
-                             self.game.players)
+                             self.game.players,
+                             str(self.game.options.get("blocked_lowest", "clean")))
         events: list[Event] = [RoundResult(result.winner, result.points, result.detail)]
         if result.winner >= 0 and result.points:
             self.points[result.winner] += result.points
