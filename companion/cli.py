@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import inspect
 import json
 import logging
 import os
@@ -443,7 +444,50 @@ def _game_tool(tool: str, argv: list[str]) -> int:
         print(f"companion {tool}: {cls.spec.title} has no {tool} tool"
               + (f" (games with one: {', '.join(having)})" if having else ""), file=sys.stderr)
         return 2
-    return _call(entry, argv[1:])
+    rest, voice = _tool_voice(argv[1:])
+    if voice is None:
+        return _call(entry, rest)
+    module_name, _, func = entry.partition(":")
+    fn = getattr(importlib.import_module(module_name), func)
+    if "say" not in inspect.signature(fn).parameters:
+        print(f"companion {tool}: the {cls.spec.title} {tool} tool does not speak;"
+              f" leave out --voice", file=sys.stderr)
+        return 2
+    announcer = voice()
+    try:
+        result: int = fn(rest, say=announcer.say)
+        announcer.wait_idle(timeout=120)
+        return result
+    finally:
+        announcer.close()
+
+
+class _Refusing(argparse.ArgumentParser):
+    def error(self, message: str) -> Any:
+        raise ValueError(message)
+
+
+def _tool_voice(argv: list[str]) -> tuple[list[str], Callable[[], Any] | None]:
+    """``--voice V [--rate WPM] [--volume 0-1]`` taken out of a tool's arguments: the tool
+    is given a ``say`` that speaks (tools that can say what they print accept one). Its
+    printed output stays on standard output; with ``--voice console`` the spoken sentences
+    go to standard error, so the printed lines stay one per input line."""
+    parser = _Refusing(add_help=False, allow_abbrev=False)
+    parser.add_argument("--voice", choices=["auto", "pyttsx3", "espeak", "console", "silent"])
+    parser.add_argument("--rate", type=int, default=170)
+    parser.add_argument("--volume", type=float, default=1.0)
+    args, rest = parser.parse_known_args(argv)
+    if args.voice is None:
+        return argv, None
+
+    def make() -> Any:
+        from companion.voice import Announcer, ConsoleBackend, make_announcer
+
+        if args.voice == "console":
+            return Announcer(lambda: ConsoleBackend(sys.stderr))
+        return make_announcer(args.voice, rate=args.rate, volume=args.volume, echo=sys.stderr)
+
+    return rest, make
 
 
 COMMANDS: dict[str, Callable[[list[str]], int]] = {

@@ -132,13 +132,7 @@ def cmd_status(session: Session, args: list[str], obs: TextCommand) -> Reply:
 
 
 def cmd_options(session: Session, args: list[str], obs: TextCommand) -> Reply:
-    text = session.state.choices_text()
-    if not text:
-        actions = session.state.legal_actions()
-        if len(actions) == 1:
-            text = f"Only one move: {session.state.describe_action(actions[0])}."
-        else:
-            text = sentence(session.state.expected())
+    text = session.state.options_text()
     session.say(text, Priority.RESULT)
     return Reply(True, text)
 

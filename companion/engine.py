@@ -190,6 +190,11 @@ def sentence(text: str) -> str:
     return text if not text or text[-1] in ".!?" else text + "."
 
 
+def counted(n: int, one: str, many: str = "") -> str:
+    """ "1 pip", "13 pips": a number with its noun in the right number."""
+    return f"{n} {one if n == 1 else many or one + 's'}"
+
+
 def number_word(n: int) -> str:
     return {0: "zero", **_NUMBER_WORDS}.get(n, str(n))
 
@@ -500,6 +505,17 @@ class State(ABC):
         if len(actions) < 2:
             return ""
         return "Choose: " + "; ".join(self.describe_action(a) for a in actions) + "."
+
+    def options_text(self) -> str:
+        """The answer to ``options`` (and to a game's own ``moves``): the choices, the only
+        move when there is just one, or what is expected."""
+        text = self.choices_text()
+        if text:
+            return text
+        actions = self.legal_actions() if self.current_player() >= 0 else []
+        if len(actions) == 1:
+            return f"Only one move: {self.describe_action(actions[0])}."
+        return sentence(self.expected())
 
     def status(self) -> str:
         """A short spoken summary for ``status``."""

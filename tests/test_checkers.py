@@ -249,3 +249,34 @@ def test_session_plays_typed_moves_and_refuses_aloud() -> None:
     assert session.command("moves").accepted
     resumed = Session.resume(session.journal, Recorder())
     assert resumed.state.to_json() == session.state.to_json()
+
+
+# ------------------------------------------------------------------ issue 22
+
+
+def test_moves_with_one_legal_move_names_it_like_options() -> None:
+    # docs/games/checkers.md: "`moves` (or `options`): the legal moves"
+    from companion.journal import Journal
+    from companion.session import Session
+    from companion.voice import Recorder
+
+    g, s = game("B:W14,23,32:B9")
+    assert [str(a) for a in s.legal_actions()] == ["9x18x27"]
+    assert g.query(s, "moves") == "Only one move: 9x18x27."
+    session = Session.start(g, Journal.memory(), announcer=Recorder())
+    assert session.command("options").text == session.command("moves").text
+
+
+def test_a_kings_two_square_move_is_refused_with_the_reason() -> None:
+    # Rulebook 000, Checkers: "Move your checker one space diagonally, to an open adjacent
+    # square; or jump an opponent's checker diagonally to the next open square"; "After a
+    # checker becomes a 'King,' it can move diagonally forward or backward."
+    g, s = game("W:WK15:B1")
+    reason = refused(g, s, "15-24")
+    assert reason == ("15-24 is not legal: a king moves one square diagonally, forwards or"
+                      " backwards, or jumps over an opponent's piece; kings do not fly in"
+                      " checkers.")
+    assert "kings do not fly" in refused(g, s, "15-8")  # two squares backwards
+    g, s = game("W:W22,30:B1,9")
+    assert "a man moves one square diagonally forward" in refused(g, s, "22-13")
+    assert "along a diagonal" in refused(g, s, "22-14")

@@ -273,7 +273,8 @@ def certainly_illegal(state, rng: random.Random) -> list:
 
 def random_game(rng: random.Random, n: int, deal: str) -> int:
     to = 121 if rng.random() < 0.25 else 61
-    game, state = new(n, deal=deal, muggins=rng.random() < 0.3, to=to)
+    game, state = new(n, deal=deal, muggins=rng.random() < 0.3, to=to,
+                      muggins_call=rng.random() < 0.2)
     steps = 0
     last_scores = state.scores()
     while not state.is_terminal():
@@ -401,3 +402,47 @@ def test_four_players_hidden_full_hand_show_order_and_partners():
     crib = [x for x in e if isinstance(x, HandCounted)][0]
     assert crib.crib and crib.player == 0 and crib.count.total > 0
     assert state.dealer == 1 and state.phase == "starter"
+
+
+# ----------------------------------------------------- issue 22: muggins as a call (option)
+# Muggins is not in rulebook 000 (an option here). Clubs play it as a call: the opponent must
+# say "muggins" to take the points a player missed; uncalled, they are lost.
+
+
+def test_muggins_by_call_the_opponent_takes_the_missed_points_only_when_called():
+    game, state, _ = scripted_two_player_hand(muggins_call=True)
+    do(game, state, "7H", "8S", "9S", "7D", "8D", "4H", "2C", "3D")
+    refused(game, state, "show", "say your count")
+    refused(game, state, "muggins", "no count to call muggins on")
+    before = list(state.side_scores)
+    e = do(game, state, "show 3")  # Blue's hand is worth 5
+    said = [x.describe(NAMES) for x in e]
+    assert said == [f"Blue pegs 3 for the hand. Blue has {before[1] + 3}."]  # count kept back
+    assert state.side_scores == [before[0], before[1] + 3]
+    refused(game, state, "muggins Blue", "only an opponent of blue")
+    e = do(game, state, "muggins")  # Red, the opponent, calls
+    said = [x.describe(NAMES) for x in e]
+    assert "Muggins! Blue missed 2 points: Red takes them." in said
+    assert said[0].startswith("Blue's hand,")  # the count is said at the call
+    assert state.side_scores == [before[0] + 2, before[1] + 3]
+    refused(game, state, "muggins", "no count to call muggins on")
+
+
+def test_muggins_by_call_uncalled_points_are_lost_at_the_next_play():
+    game, state, _ = scripted_two_player_hand(muggins_call=True)
+    do(game, state, "7H", "8S", "9S", "7D", "8D", "4H", "2C", "3D")
+    before = list(state.side_scores)
+    do(game, state, "show 3")
+    refused(game, state, "crib 5", "not yet")  # a refused input does not close the call
+    assert state.muggins_open is not None
+    e = do(game, state, "show " + str(state._worth(0, False, ())))  # Red counts: closes it
+    said = [x.describe(NAMES) for x in e]
+    assert said[0].startswith("Blue's hand,") and said[1] == (
+        "Blue claims 3, but it is worth 5: 2 missed.")
+    assert state.side_scores[1] == before[1] + 3  # the 2 are lost, nobody took them
+    refused(game, state, "muggins Blue", "misses nothing")  # Red's count was right
+
+
+def test_muggins_call_is_refused_in_the_automatic_form():
+    game, state, _ = scripted_two_player_hand(muggins=True)
+    refused(game, state, "muggins Red", "missed points are taken at once")

@@ -273,3 +273,58 @@ def test_permuting_hand_order_never_changes_the_total():
     five = cards("4H 4D 5S 6C JS")
     totals = {show(list(p), five[4]).total for p in permutations(five[:4])}
     assert len(totals) == 1
+
+
+# ------------------------------------------------ issue 22: counting aloud, names, blank lines
+
+def test_count_tool_speaks_the_count(capsys):
+    said: list[str] = []
+    assert count_main(["5H", "5D", "5S", "JC", "--starter", "5C"], say=said.append) == 0
+    assert said == ["Hand, five of hearts, five of diamonds, five of spades, jack of clubs,"
+                    " with the five of clubs: fifteen two, fifteen four, fifteen six, fifteen"
+                    " eight, fifteen ten, fifteen twelve, fifteen fourteen, fifteen sixteen, a"
+                    " double pair royal of fives is twenty-eight, and one for his nob is"
+                    " twenty-nine."]
+
+
+def test_count_command_line_takes_voice(capsys):
+    from companion.cli import main
+
+    code = main(["count", "cribbage", "2H", "3H", "4H", "8H", "--starter", "KS", "--crib",
+                 "--voice", "console"])
+    captured = capsys.readouterr()
+    assert code == 0 and captured.out.splitlines()[-2] == "total 7"
+    assert captured.err.strip() == ("Crib, two of hearts, three of hearts, four of hearts,"
+                                    " eight of hearts, with the king of spades: fifteen two,"
+                                    " fifteen four, and a run of three is seven.")
+    assert main(["count", "dice", "2", "3", "3", "3", "4", "--voice", "console"]) == 2
+    assert "does not speak" in capsys.readouterr().err
+
+
+def test_count_tool_takes_cards_by_name(capsys):
+    assert count_main(["five", "of", "hearts,", "five of diamonds", "the", "five", "of",
+                       "spades", "jack of clubs", "--starter", "five of clubs", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["hand"] == ["5H", "5D", "5S", "JC"] and data["total"] == 29
+    assert count_main(["five", "of", "horses", "5D", "5S", "JC", "--starter", "5C"]) == 2
+    assert "not a card" in capsys.readouterr().err
+
+
+def test_a_zero_hand_is_not_said_as_nineteen(capsys):
+    # 19 cannot be scored, so players say "nineteen" for nothing; beside "Red has 19" on a
+    # screen that reads as a score, so the companion says zero.
+    said: list[str] = []
+    assert count_main(["2H", "4D", "6S", "8C", "--starter", "KD"], say=said.append) == 0
+    assert "nineteen" not in said[0] and said[0].endswith(": zero, no points.")
+    assert capsys.readouterr().out.strip().endswith("zero, no points")
+
+
+def test_count_tool_stdin_blank_lines_keep_lines_aligned(capsys, monkeypatch):
+    monkeypatch.setattr("sys.stdin", io.StringIO("5H 5D 5S JC 5C\n\n   \nfive of hearts,"
+                                                 " 5D, 5S, JC, 5C\n"))
+    assert count_main([]) == 0
+    assert capsys.readouterr().out.split("\n") == ["29", "", "", "29", ""]
+    monkeypatch.setattr("sys.stdin", io.StringIO("\nAH 2H 3H 4H 9C\n"))
+    assert count_main(["--json"]) == 0
+    rows = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert rows[0] == {"line": 1, "blank": True} and rows[1]["total"] == 12

@@ -316,3 +316,21 @@ def test_solver_reproduces_published_yahtzee_value_without_bonus_or_joker() -> N
     # Published optimum for Yahtzee scoring without Yahtzee bonuses or joker: 245.87.
     e = opt.solve("at-least")
     assert float(e[0, 0]) == pytest.approx(245.87, abs=0.005)
+
+
+# Every line of the score form (issue 22: a scoring table with several lines tests each one).
+# "Add up all the ones, twos, threes, fours, fives and sixes ... in the top half"; "Three of a
+# kind ... Four of a kind ... All the pips are added together"; "Full House ..., Small
+# Straight ..., Large Straight ..., Five of a Kind ... are worth 25, 30, 40 and 50 points
+# respectively"; "Chance, a free combination for which all the pips are added up".
+@pytest.mark.parametrize("box,dice,points", [
+    ("ones", (1, 1, 2, 5, 1), 3), ("twos", (2, 2, 2, 5, 1), 6), ("threes", (3, 1, 3, 5, 6), 6),
+    ("fours", (4, 4, 4, 4, 1), 16), ("fives", (1, 2, 5, 5, 5), 15),
+    ("sixes", (6, 1, 2, 3, 4), 6), ("three_of_a_kind", (2, 3, 3, 3, 4), 15),
+    ("four_of_a_kind", (3, 3, 3, 3, 5), 17), ("full_house", (2, 2, 5, 5, 5), 25),
+    ("small_straight", (1, 2, 3, 4, 6), 30), ("large_straight", (2, 3, 4, 5, 6), 40),
+    ("five_of_a_kind", (4, 4, 4, 4, 4), 50), ("chance", (2, 3, 3, 3, 4), 15),
+])
+def test_every_box_of_the_score_form(box: str, dice: tuple[int, ...], points: int) -> None:
+    assert score(box, dice) == points
+    assert {b for b in BOXES} >= {box}

@@ -584,3 +584,45 @@ def test_simulate_tool(capsys: pytest.CaptureFixture[str]) -> None:
     result = json.loads(capsys.readouterr().out)
     assert result["games"] == 5 and result["rounds"] == result["went_out"] + result["blocked"]
     assert result["rounds_per_game"] >= 1
+
+
+def test_one_pip_is_singular_in_every_sentence() -> None:
+    # issue 22: "the lowest hand, 1 pips"
+    from companion.engine import counted
+    from companion.games.dominoes.events import HandCounted
+    from companion.games.dominoes.rules import BERGEN, DRAW, Variant, score_round
+
+    draw = Variant("draw", 7, True, DRAW, "none", "opponents", 100)
+    names = ("Red", "Blue")
+    blocked = score_round(draw, None, [1, 9], [None, None], "opponents", names)
+    assert blocked.detail == "the lowest hand, 1 pip. Blue 9 pips."
+    out = score_round(draw, 1, [1, 0], [None, None], "opponents", names)
+    assert out.detail == "Red 1 pip."
+    tie = score_round(draw, None, [1, 1], [None, None], "opponents", names)
+    assert tie.detail == "Red and Blue tie with 1 pip, so no one scores."
+    bergen = Variant("bergen", 6, True, BERGEN, "none", "opponents", 15)
+    low = score_round(bergen, None, [1, 9], [["1-0"], ["5-4"]], "opponents", names)
+    assert low.detail.endswith(", 1 pip.")
+    assert HandCounted(0, 1, ()).describe(names) == "Red holds 1 pip."
+    assert counted(1, "tile") == "1 tile" and counted(0, "tile") == "0 tiles"
+
+
+def test_bergen_blocked_the_other_reading_as_an_option() -> None:
+    # Bergen: "The lowest hand wins one point, provided that it does not contain a double.
+    # Any hand containing a double receives zero points. If all hands contain doubles, count
+    # all the points except for the doubles."
+    variant = Bergen.variant
+    names = ["A", "B", "C"]
+    hands = [("1-1",), ("6-3",), ("6-6",)]
+    clean = score_round(variant, None, [2, 9, 12], hands, "", names)
+    assert (clean.winner, clean.points) == (1, 1)  # default: the lowest hand without a double
+    lowest = score_round(variant, None, [2, 9, 12], hands, "", names, "lowest")
+    assert (lowest.winner, lowest.points) == (-1, 0)
+    assert lowest.detail == "the lowest hand, A's 2 pips, holds a double, so no one scores."
+    won = score_round(variant, None, [3, 9, 12], [("2-1",), ("6-3",), ("6-6",)], "", names,
+                      "lowest")
+    assert (won.winner, won.points) == (0, 1)
+    both = score_round(variant, None, [14, 9, 13], [("1-1", "6-6"), ("2-2", "3-2"),
+                                                    ("0-0", "6-5", "1-1")], "", names, "lowest")
+    assert (both.winner, both.points) == (0, 1)  # every hand holds a double: as printed
+    assert make("bergen", blocked_lowest="lowest").game.options["blocked_lowest"] == "lowest"

@@ -141,3 +141,14 @@ def _refused(state: PokerState, text: str) -> str:
 
 def test_show_hand_action_round_trip() -> None:
     assert ShowHand(1, ("6-6",)) == ShowHand(1, ("6-6",))
+
+
+def test_hidden_hands_are_never_offered_as_the_players_choices() -> None:
+    # issue 22: with hidden hands the legal actions hold example hands from the unseen tiles;
+    # saying them as "Choose: hand 6-6 6-5 ..." offered made-up hands as the player's own.
+    s = make(2)
+    examples = [a for a in s.legal_actions() if getattr(a, "tiles", ())]
+    assert examples  # the examples exist for random play and the generic tests
+    for text in (s.choices_text(), s.choices_after_move(), s.options_text()):
+        assert text == "Red may show the hand, saying its five tiles (hand 6-6 5-5 ...), or fold."
+        assert not any(t in text for a in examples for t in a.tiles if t not in ("6-6", "5-5"))

@@ -364,3 +364,11 @@ def test_agrees_with_pydraughts_when_installed() -> None:
             continue
         theirs = core.Game("standard", fen=_pydraughts_fen(pos, DRAUGHTS_BOARD))
         assert perft(pos, 2, "draughts") == _pydraughts_perft(theirs, 2)
+
+
+def test_moves_with_one_legal_move_names_it_like_options() -> None:
+    # docs/games/draughts.md: `moves` and `options` give the same answer
+    g, s = game("W:W36:B5,31")
+    assert [str(a) for a in s.legal_actions()] == ["36x27"]
+    assert g.query(s, "moves") == f"Only one move: {s.describe_action(s.legal_actions()[0])}."
+    assert s.options_text() == g.query(s, "moves")

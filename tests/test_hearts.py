@@ -340,10 +340,24 @@ def test_hearts_cannot_be_led_until_broken():
     assert not state.broken
 
 
-def test_a_heart_played_out_of_suit_breaks_hearts():
+def test_a_heart_led_breaks_hearts_with_option_lead_breaks():
+    game, state = new(4, deal="read", hearts_broken=True, lead_breaks=True)
+    deal(state, SUIT_HANDS)  # Blue holds only hearts: may lead one
+    events = do(game, state, "2H")
+    assert HeartsBroken(False) in events and state.broken
+
+
+def test_only_a_heart_played_out_of_suit_breaks_hearts():
+    # Rulebook 000, Hearts: "Hearts are broken when at least one heart has been played out
+    # of suit on a trick." A heart led, or hearts following a heart lead, do not break them.
     game, state = new(4, deal="read", hearts_broken=True)
     deal(state, SUIT_HANDS)  # Blue holds only hearts: may lead one
     events = do(game, state, "2H")
+    assert not any(isinstance(e, HeartsBroken) for e in events) and not state.broken
+    game, state = new(4, deal="read", hearts_broken=True)
+    deal(state, {1: ["2D", "3D"], 2: ["5H", "4S"], 3: ["5D"], 0: ["6D"]}, void={2: "D"})
+    do(game, state, "2D")
+    events = do(game, state, "5H")  # Green is void in diamonds: a heart out of suit
     assert HeartsBroken(False) in events and state.broken
 
 

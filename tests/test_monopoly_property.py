@@ -300,6 +300,7 @@ def test_bankruptcy_to_the_bank_auctions_the_property():
     game, st = new(("Car", "Hat", "Dog"))
     give(st, DOG, "Boardwalk", "Baltic Avenue")
     st.mort[S["Baltic Avenue"]] = True
+    st.mort[S["Boardwalk"]] = True  # nothing left to raise: 40 is all Dog can pay
     st.cash[DOG] = 40
     at(st, DOG, 35)
     st.apply(Throw((1, 2)))  # Luxury Tax 75
@@ -312,6 +313,7 @@ def test_bankruptcy_to_the_bank_auctions_the_property():
     st.apply(A.Pass(st.current_player()))
     assert st.owner[S["Baltic Avenue"]] == -1 and not st.mort[S["Baltic Avenue"]]
     assert st.auction is not None and st.auction.space == S["Boardwalk"]
+    assert not st.mort[S["Boardwalk"]]
     st.apply(A.Bid(st.current_player(), 300))
     st.apply(A.Pass(st.current_player()))
     assert st.owner[S["Boardwalk"]] in (CAR, HAT) and st.collected == 340

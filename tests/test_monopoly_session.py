@@ -125,7 +125,7 @@ def test_short_game_deals_three_free_deeds_and_builds_hotels_on_three_houses():
     order = tuple(ed.names[s] for s in ed.properties)
     ev = st.apply(Shuffle("deeds", order))
     assert said(game, ev)[0] == (
-        "Car is dealt Mediterranean Avenue, Reading Railroad, Vermont Avenue free.")
+        "Car is dealt Mediterranean Avenue, Reading Railroad and Vermont Avenue free.")
     assert st.cash == [1500, 1500] and st.current_player() == CHANCE
     give(st, CAR, "Park Place", "Boardwalk")
     st.bld[S["Park Place"]] = 3
@@ -251,7 +251,7 @@ def test_deeds_dealt_by_hand_in_the_short_game():
     reply = s.command("deal Hat Boardwalk, Reading Railroad, Water Works")
     assert not reply.accepted and "was dealt to Car already" in reply.text
     assert s.command("deal Hat Short Line, Reading Railroad, Water Works").accepted
-    assert "Hat is dealt Short Line, Reading Railroad, Water Works free." in rec.texts
+    assert "Hat is dealt Short Line, Reading Railroad and Water Works free." in rec.texts
     assert s.state.current_player() == CHANCE and s.state.chance().kind == "dice"
     assert s.state.cash == [1500, 1500]
 

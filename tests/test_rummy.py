@@ -510,3 +510,44 @@ def test_a_session_virtual_deal_typed_turns_undo_and_resume():
     assert json.dumps(session.state.to_json(), sort_keys=True) == before
     resumed = Session.resume(session.journal, Recorder())
     assert resumed.state.to_json() == session.state.to_json()
+
+
+# ----------------------------------------------------------- issue 22: the taken discard played
+# Rulebook 000, BASIC RUMMY, The Discard: "If you began your turn by picking up the top card of
+# the discard pile you are not allowed to end that turn by discarding the same card, leaving
+# the pile unchanged — you must discard a different card." Once the taken card is melded or
+# laid off, the card left to discard is a different card, and going out is legal.
+
+def test_going_out_after_melding_the_taken_discard_six_players_hidden():
+    game, state = new(6)
+    do(game, state, "7D", "take", "meld 6D 7D 8D", "lay 5D 1", "lay 4D 1", "lay 9D 1")
+    assert state.remaining(1) == 1 and state.taken == "7D"
+    do(game, state, "discard 2C")
+    assert state.remaining(1) == 0 and state.out == 1
+
+
+def test_going_out_after_laying_off_the_taken_discard_six_players_hidden():
+    game, state = new(6)
+    do(game, state, "9D", "take", "meld 6D 7D 8D", "lay 9D 1", "lay 5D 1", "lay 4D 1")
+    assert state.remaining(1) == 1
+    do(game, state, "discard 2C")
+    assert state.out == 1
+
+
+def test_going_out_after_melding_the_taken_discard_every_card_read():
+    game, state = new(6, deal="read")
+    hands = {1: ["6D", "8D", "5D", "4D", "9D", "2C"],
+             2: ["AS", "2S", "3S", "4S", "5S", "6S"], 3: ["AH", "2H", "3H", "4H", "5H", "6H"],
+             4: ["AC", "3C", "4C", "5C", "6C", "7C"], 5: ["8C", "9C", "10C", "JC", "QC", "KC"],
+             0: ["7S", "8S", "9S", "10S", "JS", "QS"]}
+    deal(state, hands, "7D")
+    do(game, state, "take", "meld 6D 7D 8D", "lay 5D 1", "lay 4D 1", "lay 9D 1")
+    assert state.hands[1] == ["2C"]
+    do(game, state, "discard 2C")
+    assert state.out == 1
+
+
+def test_the_taken_discard_still_in_hand_cannot_be_the_last_card():
+    game, state = new(6)
+    do(game, state, "7D", "take", "meld 4C 5C 6C", "lay 3C 1", "lay 7C 1")
+    refused(game, state, "lay 8C 1", "only the card taken from the discard pile")

@@ -154,6 +154,8 @@ class BoardState(State):
         self._cache: tuple[Position, list[Move]] | None = None
         self._check_end()
 
+    flying_kings: ClassVar[bool] = False  # draughts: kings move any distance
+
     # --- to be provided ----------------------------------------------------------
 
     def _generate(self) -> list[Move]:
@@ -186,12 +188,34 @@ class BoardState(State):
             for a in self.legal_actions()
         ):
             return pending
-        if not self.pos.kings & obit:
-            row_from, row_to = g.row_col(origin)[0], g.row_col(target)[0]
+        king = bool(self.pos.kings & obit)
+        (row_from, col_from), (row_to, col_to) = g.row_col(origin), g.row_col(target)
+        if not king:
             forward = row_to < row_from if self.pos.bottom_to_move else row_to > row_from
             if not forward:
                 return f"{text} is not legal: a man moves only forwards."
+        rows, cols = abs(row_to - row_from), abs(col_to - col_from)
+        if rows != cols:
+            return f"{text} is not legal: pieces move along a diagonal."
+        if rows > 1 and not self._jumps_over_one(origin, target):
+            if not king:
+                return (f"{text} is not legal: a man moves one square diagonally forward, or"
+                        f" jumps over an opponent's piece.")
+            if not self.flying_kings:
+                return (f"{text} is not legal: a king moves one square diagonally, forwards or"
+                        f" backwards, or jumps over an opponent's piece; kings do not fly in"
+                        f" {self.game.spec.title.lower()}.")
         return f"{text} is not a legal move."
+
+    def _jumps_over_one(self, origin: int, target: int) -> bool:
+        """A two-square diagonal step over an opponent's piece (the shape of a jump)."""
+        g = self.geometry
+        (r1, c1), (r2, c2) = g.row_col(origin), g.row_col(target)
+        if abs(r2 - r1) != 2:
+            return False
+        middle = g.at((r1 + r2) // 2, (c1 + c2) // 2)
+        theirs = self.pos.top if self.pos.bottom_to_move else self.pos.bottom
+        return middle is not None and bool(theirs & (1 << g.bit(middle)))
 
     # --- helpers -----------------------------------------------------------------
 

@@ -103,6 +103,14 @@ def parse_move(state: SorryState, text: str) -> Action:
         n1 = w.number()
         o2, p2 = w.pawn()
         n2 = w.number() if w.words else 7 - n1
+        parts = [(o1, p1, n1), (o2, p2, n2)]
+        while w.words:  # Team play: "split A 3 B 2 yellow C 2", among three pawns or more
+            o, p = w.pawn()
+            parts.append((o, p, w.number()))
+        if len(parts) > 2:
+            many = s.TeamSplit(state.turn, card or "7", tuple(parts))
+            state._resolve(many)  # raises the reason
+            return many
         typed = s.Split(state.turn, card or "7", o1, p1, n1, o2, p2, n2)
         match = lambda a: a == typed  # noqa: E731
     elif verb == "switch":
@@ -139,10 +147,13 @@ def parse_move(state: SorryState, text: str) -> Action:
     if len(found) > 1:
         cards = sorted({str(getattr(a, "card", "")) for a in found}, key=CARD_ORDER.index)
         raise IllegalAction("Say which card: play " + " or play ".join(cards))
+    if isinstance(typed, s.Pass) and typed.card:
+        state._check_card(typed)
+        raise IllegalAction(state.pass_refusal(typed.card))
     if typed is not None and str(getattr(typed, "card", "")):
         state._resolve(typed)  # raises the reason
         if isinstance(typed, s.Pass):
-            raise IllegalAction("You can move, so you must")
+            raise IllegalAction(state.pass_refusal(typed.card))
     raise IllegalAction(f"{text!r} is not a legal move now")
 
 
@@ -178,6 +189,16 @@ def describe_move(state: SorryState, action: Action) -> str:
                 f" {where_after(action.owner, action.pawn)} and"
                 f" {who(action.owner2, action.pawn2)} {action.steps2} to"
                 f" {where_after(action.owner2, action.pawn2)}")
+    if isinstance(action, s.TeamSplit):
+        moved = []
+        try:
+            pawns, _ = state._resolve(action)
+        except IllegalAction:
+            pawns = None
+        for owner, pawn, steps in action.parts:
+            to = board.words(pawns[owner][pawn]) if pawns is not None else "?"
+            moved.append(f"{who(owner, pawn)} {steps} to {to}")
+        return prefix + ", ".join(moved[:-1]) + " and " + moved[-1]
     if isinstance(action, s.Switch):
         theirs = board.words(state.pawns[action.other][action.other_pawn])
         return (f"{prefix}switch {who(action.owner, action.pawn)} with"

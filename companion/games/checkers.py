@@ -109,7 +109,7 @@ class Checkers(Game):
         if word in ("board", "show"):
             return state.board_text()
         if word in ("moves", "jumps", "legal"):
-            return state.choices_text() or state.expected()
+            return state.options_text()  # the same answer as options
         return None
 
     def command_help(self) -> str:

@@ -54,6 +54,7 @@ class DraughtsState(BoardState):
     geometry = DRAUGHTS_BOARD
     player0_bottom = True
     game_name = "draughts"
+    flying_kings = True
 
     def _generate(self) -> list[Move]:
         return draughts_moves(self.pos)
@@ -195,7 +196,7 @@ class Draughts(Game):
         if word in ("board", "show"):
             return state.board_text()
         if word in ("moves", "legal", "captures"):
-            return state.choices_text() or state.expected()
+            return state.options_text()  # the same answer as options
         return None
 
     def command_help(self) -> str:

@@ -25,6 +25,7 @@ from companion.engine import (
     Priority,
     State,
     TurnPasses,
+    counted,
 )
 from companion.games import register
 
@@ -303,7 +304,7 @@ class FourState(State):
             if self.winner is not None:
                 return f"{self.game.players[self.winner]} has won."
             return "The board is full: a draw."
-        return f"{len(self.history)} pieces played. {self.expected()}."
+        return f"{counted(len(self.history), 'piece')} played. {self.expected()}."
 
 
 @register

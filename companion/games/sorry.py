@@ -16,6 +16,7 @@ import copy
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from itertools import combinations
 from typing import Any, ClassVar
 
 from companion.engine import (
@@ -44,7 +45,7 @@ CARD_WORDS = {c: c for c in CARD_ORDER} | {"SORRY": "SORRY!"}
 HOUSE_RULES = (
     "A pawn switched onto a slide triangle by an opponent's 11 does not slide (the rulebook"
     " slides only the player's own pawn after a switch); a pawn placed by a SORRY! card on a"
-    " triangle slides. Team: a 7 is split between two of the team's pawns; a SORRY! takes a"
+    " triangle slides. Team: a 7 may be split among any of the team's pawns; a SORRY! takes a"
     " pawn from either partner's START and bumps an opponent, or a partner when there is no"
     " opponent to pick on. Play-for-Points: after playing a 2 the player refills the hand and"
     " plays again; an 11 that cannot go forward may be discarded instead of switching."
@@ -110,6 +111,20 @@ class Split(Action):
 
 
 @dataclass(frozen=True)
+class TeamSplit(Action):
+    """Team play: a 7 split among three or more of the team's pawns, in the order given;
+    ``parts`` holds (owner, pawn, steps) for each."""
+
+    player: int
+    card: str
+    parts: tuple[tuple[int, int, int], ...]
+
+    def __str__(self) -> str:
+        return f"play {self.card} split " + " ".join(
+            f"{LETTERS[pawn]} {steps}" for _, pawn, steps in self.parts)
+
+
+@dataclass(frozen=True)
 class Switch(Action):
     """An 11: change places with an opponent's pawn on the open track."""
 
@@ -149,7 +164,7 @@ class Pass(Action):
         return f"pass {self.card}"
 
 
-PLAYS = (StartPawn, Forward, Backward, Split, Switch, SorryBump)
+PLAYS = (StartPawn, Forward, Backward, Split, TeamSplit, Switch, SorryBump)
 
 
 # --------------------------------------------------------------------------- events
@@ -237,6 +252,19 @@ class Forfeit(Event):
 
 
 @dataclass(frozen=True)
+class Dealt(Event):
+    """Play for Points: a card dealt into a hand (face down: the card is not said)."""
+
+    player: int
+    held: int
+    size: int
+    key: ClassVar[str] = "sorry.dealt"
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"A card to {names[self.player]}'s hand, {self.held} of {self.size}."
+
+
+@dataclass(frozen=True)
 class DrawAgain(Event):
     player: int
     key: ClassVar[str] = "sorry.again"
@@ -272,6 +300,9 @@ class Sorry(Game):
                    " four players) or points (Play for Points)", ("standard", "team", "points")),
             Option("board", "", "a board file instead of config/boards/sorry.json"),
             Option("auto_move", True, "make the move at once when only one is possible"),
+            Option("bonus", "all", "Play for Points: all (every bonus line that applies scores:"
+                   " 25, 50 and 100 add up) or best (only the highest of them)",
+                   ("all", "best")),
         ),
         house_rules=HOUSE_RULES,
         default_players=("Red", "Blue", "Yellow", "Green"),
@@ -338,6 +369,8 @@ class Sorry(Game):
         low = text.strip().lower()
         if low in {"pawns", "board", "where"}:
             return state.pawns_text()
+        if low in {"who", "whose", "who next"}:
+            return state.who_text()
         if low in {"hand", "cards"} and self.hand_size:
             hand = state.hands[state.turn]
             return "Hand: " + ", ".join(CARD_WORDS[c] for c in hand) + "."
@@ -491,6 +524,8 @@ class SorryState(State):
                 raise IllegalAction(f"{LETTERS[action.pawn2]} cannot use the rest of the 7"
                                     " from START")
             self._step(pawns, action.owner2, action.pawn2, action.steps2, False, events)
+        elif isinstance(action, TeamSplit):
+            self._team_split(action, pawns, events)
         elif isinstance(action, Switch):
             self._check_owner(action.owner, action.pawn)
             if card != "11":
@@ -525,6 +560,61 @@ class SorryState(State):
         else:
             raise IllegalAction(f"{action} means nothing in SORRY!")
         return pawns, events
+
+    def _team_split(self, action: TeamSplit, pawns: list[list[int]],
+                    events: list[Event]) -> None:
+        """Rulebook 000, Team rules: "7 means you may split a move among any or all eight of
+        your team's pawns". Every part forward, at least 1, the parts adding up to 7."""
+        if self.game.variation != "team":
+            raise IllegalAction("A 7 is split between two pawns; among more only in Team play")
+        if action.card != "7":
+            raise IllegalAction("Only a 7 may be split")
+        parts = action.parts
+        if len(parts) < 2:
+            raise IllegalAction("A split needs two pawns or more")
+        for owner, pawn, _ in parts:
+            self._check_owner(owner, pawn)
+        if len({(o, p) for o, p, _ in parts}) != len(parts):
+            raise IllegalAction("Each part of a 7 moves a different pawn")
+        if any(steps < 1 for _, _, steps in parts) or sum(st for _, _, st in parts) != 7:
+            raise IllegalAction("The parts of a 7 must add up to 7, each at least 1")
+        for owner, pawn, steps in parts:
+            if pawns[owner][pawn] == START:
+                raise IllegalAction(f"{LETTERS[pawn]} cannot use part of the 7 from START")
+            self._step(pawns, owner, pawn, steps, False, events)
+
+    def _team_splits(self, limit: int) -> list[Action]:
+        """Up to ``limit`` legal three-or-more-way team splits of a 7 (there may be thousands:
+        the listing gives examples; any typed one is checked in full)."""
+        board = self.board
+        p = self.turn
+        movable = [(s, i) for s in self.game.team_of(p) for i, pos in enumerate(self.pawns[s])
+                   if pos not in (START, board.home)]
+        reach = {(s, i): [k for k in range(1, 6) if board.forward(
+            self.colour(s), self.pawns[s][i], k) is not None] for s, i in movable}
+        found: list[Action] = []
+
+        def compositions(total: int, k: int) -> list[tuple[int, ...]]:
+            if k == 1:
+                return [(total,)] if total >= 1 else []
+            return [(a, *rest) for a in range(1, total - k + 2)
+                    for rest in compositions(total - a, k - 1)]
+
+        for k in range(3, min(7, len(movable)) + 1):
+            for group in combinations(movable, k):
+                for steps in compositions(7, k):
+                    if any(n not in reach[g] for g, n in zip(group, steps, strict=True)):
+                        continue
+                    action = TeamSplit(p, "7", tuple((s, i, n) for (s, i), n in
+                                                     zip(group, steps, strict=True)))
+                    try:
+                        self._resolve(action)
+                    except IllegalAction:
+                        continue
+                    found.append(action)
+                    if len(found) >= limit:
+                        return found
+        return found
 
     def _sorry_targets(self, owner: int) -> list[int]:
         """Seats whose pawns a SORRY! from ``owner``'s START may bump."""
@@ -595,7 +685,10 @@ class SorryState(State):
         return True  # switches and SORRY! bumps are generated only where they are legal
 
     def moves_for(self, card: str) -> list[Action]:
-        return [a for a in self._candidates(card) if self._quick_legal(a)]
+        moves = [a for a in self._candidates(card) if self._quick_legal(a)]
+        if card == "7" and self.game.variation == "team":
+            moves += self._team_splits(limit=8)
+        return moves
 
     def _may_pass(self, card: str, moves: list[Action]) -> bool:
         """An 11 that cannot go forward may be forfeited rather than switch."""
@@ -666,8 +759,27 @@ class SorryState(State):
     def _pass(self, action: Pass) -> list[Event]:
         card = self._check_card(action)
         if Pass(self.turn, card) not in self.legal_actions():
-            raise IllegalAction(f"You can move with {CARD_WORDS[card]}, so you must")
+            raise IllegalAction(self.pass_refusal(card))
         return [Forfeit(self.turn, card), *self._after_play(card, played=False)]
+
+    def pass_refusal(self, card: str) -> str:
+        """Why ``card`` may not be forfeited (or, with a hand, discarded) now."""
+        from companion.games._sorry_words import describe_move
+
+        moves = self.moves_for(card)
+        if card == "11":
+            forward = [m for m in moves if isinstance(m, Forward)]
+            if forward:
+                return (f"The 11 can still move forward 11 ({describe_move(self, forward[0])}),"
+                        f" so it must be played: \"You may forfeit your move if you do not wish"
+                        f" to change places and it is impossible to go forward 11 spaces\"")
+        if self.game.hand_size and not moves:
+            return "A card is discarded only when no card in the hand can move a pawn"
+        if self.game.hand_size:
+            return (f"{CARD_WORDS[card]} can move a pawn, so a card must be played: a card is"
+                    f" discarded only when no card in the hand can move")
+        return (f"You can move with {CARD_WORDS[card]}, so you must: \"if at any time you can"
+                f" move, you must move\"")
 
     def _draw(self, card: str) -> list[Event]:
         events: list[Event] = []
@@ -679,6 +791,7 @@ class SorryState(State):
         if self.phase == "deal":
             seat = self._dealee()
             self.hands[seat].append(card)
+            events.append(Dealt(seat, len(self.hands[seat]), self.game.hand_size))
             if all(len(h) == self.game.hand_size for h in self.hands):
                 self.phase = "play"
                 events.append(TurnPasses(self.turn))
@@ -738,15 +851,23 @@ class SorryState(State):
     # --- scores and words ----------------------------------------------------------
 
     def points(self) -> list[int]:
-        """Play-for-Points scores: 5 a pawn HOME; the winner 5 an opponent's pawn not HOME,
-        and 25 if no opponent has more than two pawns HOME."""
+        """Play-for-Points scores (rulebook 000): "All players score 5 points for each pawn on
+        HOME. The WINNER also scores as follows: 5 points for each opponent's pawn not in its
+        HOME / 25 points if no opponent has more than two pawns HOME / 50 points if no
+        opponent has more than one pawn HOME / 100 points if no opponent's pawn reached HOME".
+        Every line that applies scores (option bonus=all, the text's list); bonus=best gives
+        only the highest of the 25, 50 and 100."""
         n = len(self.game.players)
         out = [5 * self.home_count(s) for s in range(n)]
         for w in self.winner_seats:
             others = [s for s in range(n) if s != w]
             out[w] += sum(5 * (self.board.pawns - self.home_count(s)) for s in others)
-            if all(self.home_count(s) <= 2 for s in others):
-                out[w] += 25
+            most = max((self.home_count(s) for s in others), default=0)
+            bonuses = [b for b, holds in ((25, most <= 2), (50, most <= 1), (100, most == 0))
+                       if holds]
+            if self.game.options["bonus"] == "best":
+                bonuses = bonuses[-1:]
+            out[w] += sum(bonuses)
         return out
 
     def _score_detail(self) -> str:
@@ -794,7 +915,21 @@ class SorryState(State):
             return f"{names[self.turn]} to play {what}"
         if self.phase == "refill":
             return f"{names[self.turn]} to draw a card to refill the hand"
+        if self.phase == "deal":
+            return ("Deal five cards face down to each player: "
+                    + self.who_text()[:1].lower() + self.who_text()[1:-1])
         return super().expected()
+
+    def who_text(self) -> str:
+        """`who`: whose hand the next dealt card goes to, or whose turn it is."""
+        names = self.game.players
+        if self.phase == "deal":
+            seat = self._dealee()
+            return (f"The next card goes to {names[seat]}'s hand, card"
+                    f" {len(self.hands[seat]) + 1} of {self.game.hand_size}.")
+        if self.phase == "over":
+            return "The game is over."
+        return f"{self.expected()}."
 
     def status(self) -> str:
         return f"{self.expected()}. {self.pawns_text()}"

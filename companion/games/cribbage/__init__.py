@@ -30,6 +30,7 @@ from companion.games.cribbage.engine import (
     CribbageState,
     Discard,
     Go,
+    Muggins,
     Play,
     Reveal,
     Show,
@@ -43,7 +44,8 @@ HOUSE_RULES = (
     " are dealt face down and learned when played (option deal=read reads every dealt card)."
     " Go and last card 1, 31 for 2 and no last-card point on top. The hand flush is the four"
     " hand cards; the crib flush needs all five (option crib_four_flush=yes counts four)."
-    " Muggins (option muggins=yes): missed points go to the next opponent on the left."
+    " Muggins (option muggins=yes): missed points go to the next opponent on the left;"
+    " option muggins_call=yes: only if an opponent says muggins before the next play."
 )
 
 COMMANDS = """\
@@ -53,7 +55,9 @@ COMMANDS = """\
   discard CARD [CARD]        deal=read: the cards you put in the crib
   show [CARDS] [N]           show your hand at the count (N: your claimed count);
                              or read/type the four cards one at a time (CARD)
-  crib [CARDS] [N]           the dealer shows the crib (the cards are needed with deal=hidden)"""
+  crib [CARDS] [N]           the dealer shows the crib (the cards are needed with deal=hidden)
+  muggins [PLAYER]           muggins_call=yes: an opponent calls muggins on the count just
+                             claimed (before anything else is played)"""
 
 
 @register
@@ -72,6 +76,9 @@ class Cribbage(Game):
                    " card is read in", ("hidden", "read")),
             Option("muggins", False, "players say their own count; missed points go to the"
                    " opponent"),
+            Option("muggins_call", False, "muggins as a call: players say their own count,"
+                   " and missed points go to an opponent only if the opponent says muggins"
+                   " before the next play; uncalled, they are lost"),
             Option("crib_four_flush", False, "count a four-card flush in the crib (the official"
                    " rule needs all five)"),
             Option("dealer", 0, "the first dealer (0 is the first-named player)", (0, 1, 2, 3)),
@@ -114,6 +121,8 @@ class Cribbage(Game):
             return Play(player, normal_card(_one(args, verb)))
         if verb == "go":
             return Go(player)
+        if verb == "muggins":
+            return Muggins(_caller(state, args))
         if verb == "discard":
             if state.phase != DISCARD:
                 why = "" if state.read else " (with deal=hidden discards are not read)"
@@ -148,6 +157,20 @@ class Cribbage(Game):
                 return Reveal(state.current_player(), card)
             raise IllegalAction(f"No card is expected now. {state.expected()}.")
         return super().interpret(state, observation)
+
+
+def _caller(state: CribbageState, args: list[str]) -> int:
+    """Who calls muggins: the player named, else the next opponent on the claimer's left."""
+    names = state.game.players
+    if args:
+        wanted = " ".join(args).lower()
+        for i, name in enumerate(names):
+            if name.lower() == wanted:
+                return i
+        raise IllegalAction(f"There is no player called {' '.join(args)}")
+    if state.muggins_open is None:
+        raise IllegalAction("There is no count to call muggins on now")
+    return state._muggins_taker(state.muggins_open[0])
 
 
 def _one(args: list[str], verb: str) -> str:

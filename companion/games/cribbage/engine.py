@@ -37,11 +37,13 @@ from companion.games.cribbage.events import (
     CardPlayed,
     CardShown,
     ClaimChecked,
+    ClaimPegged,
     CountReset,
     DealRead,
     Discarded,
     FalseGo,
     HandCounted,
+    MugginsCalled,
     NewHand,
     PeggingTotals,
     SaidGo,
@@ -127,9 +129,20 @@ class Reveal(Action):
         return f"card {self.card}"
 
 
+@dataclass(frozen=True)
+class Muggins(Action):
+    """Muggins by call (option muggins_call): ``player`` calls muggins on the count just
+    claimed by an opponent, taking the points it missed."""
+
+    player: int
+
+    def __str__(self) -> str:
+        return "muggins"
+
+
 ACTION_TYPES: dict[str, type[Action]] = {
     "Discard": Discard, "Play": Play, "Go": Go, "Show": Show, "ShowCrib": ShowCrib,
-    "Reveal": Reveal,
+    "Reveal": Reveal, "Muggins": Muggins,
 }
 
 
@@ -175,6 +188,9 @@ class CribbageState(State):
         self.hand_number = 0
         self.winner_side: int | None = None
         self.phase = OVER
+        # muggins by call: the last claim, open to a call until the next action
+        # (player, claim, worth, the count kept back)
+        self.muggins_open: tuple[int, int, int, HandCounted] | None = None
         self._start_hand(self.dealer)
 
     # --- layout -------------------------------------------------------------------------
@@ -299,7 +315,7 @@ class CribbageState(State):
                 out.append(Go(p))
             return out
         claims = [NO_CLAIM]
-        if self.game.options["muggins"]:
+        if self.game.options["muggins"] or self.muggins_call:
             worth = self._worth(p, self.phase == CRIB, ())
             claims = sorted({worth, max(worth - 2, 0), worth + 1})
         if self.phase == SHOW:
@@ -315,7 +331,60 @@ class CribbageState(State):
         handler = _HANDLERS.get(type(action))
         if handler is None:
             raise IllegalAction(f"{action} means nothing in cribbage")
-        return handler(self, action)
+        pending = self.muggins_open
+        if pending is None or isinstance(action, Muggins):
+            result: list[Event] = handler(self, action)
+            return result
+        # Any other input closes the chance to call muggins on the last claim: its count is
+        # said, and points missed and not called are lost. Validation comes first: a refused
+        # input leaves the chance open.
+        self.muggins_open = None
+        try:
+            events: list[Event] = handler(self, action)
+        except IllegalAction:
+            self.muggins_open = pending
+            raise
+        return self._muggins_closed(pending) + events
+
+    @property
+    def muggins_call(self) -> bool:
+        return bool(self.game.options["muggins_call"])
+
+    def may_act(self, player: int) -> bool:
+        """An opponent may call muggins out of turn while a claim is open to it."""
+        if self.muggins_open is not None and self.side_of(player) != self.side_of(
+                self.muggins_open[0]):
+            return True
+        return super().may_act(player)
+
+    def _muggins_closed(self, pending: tuple[int, int, int, HandCounted]) -> list[Event]:
+        player, claim, worth, counted = pending
+        return [counted, ClaimChecked(player, claim, worth, None)]
+
+    def _muggins(self, action: Action) -> list[Event]:
+        assert isinstance(action, Muggins)
+        names = self.game.players
+        if not self.muggins_call:
+            raise IllegalAction("Muggins is called only with option muggins_call=yes"
+                                + (": here missed points are taken at once"
+                                   if self.game.options["muggins"] else ""))
+        if self.muggins_open is None:
+            raise IllegalAction("There is no count to call muggins on now")
+        player, claim, worth, counted = self.muggins_open
+        caller = action.player
+        if not 0 <= caller < self.n:
+            raise IllegalAction(f"There is no player {caller}")
+        if self.side_of(caller) == self.side_of(player):
+            raise IllegalAction(f"Only an opponent of {names[player]} may call muggins")
+        if claim >= worth:
+            raise IllegalAction(f"No muggins: {names[player]}'s count of {claim} misses"
+                                f" nothing")
+        self.muggins_open = None
+        missed = worth - claim
+        events: list[Event] = [counted, MugginsCalled(caller, player, missed)]
+        events += self._peg(caller, scoring.single("muggins", [], missed, "muggins"),
+                            "muggins")
+        return events
 
     def clone(self) -> CribbageState:
         return copy.deepcopy(self)
@@ -571,7 +640,7 @@ class CribbageState(State):
             raise IllegalAction(f"The count comes after the play. {self.expected()}.")
         p = action.player
         self._check_turn(p)
-        muggins = bool(self.game.options["muggins"])
+        muggins = bool(self.game.options["muggins"]) or self.muggins_call
         if muggins and action.claim < 0:
             raise IllegalAction(
                 f"Muggins is on: say your count, like: {'crib' if crib else 'show'} 8")
@@ -584,14 +653,22 @@ class CribbageState(State):
         credited, taker = count.total, None
         if action.claim >= 0 and muggins and action.claim < count.total:
             credited = action.claim
-            taker = self._muggins_taker(p)
+            taker = None if self.muggins_call else self._muggins_taker(p)
         side = self.side_of(p)
         self.side_scores[side] += credited
         assert self.starter is not None
-        events: list[Event] = [HandCounted(p, self.sides[side], crib, tuple(hand), self.starter,
-                                           count, self.side_scores[side])]
-        if action.claim >= 0:
-            events.append(ClaimChecked(p, action.claim, count.total, taker))
+        counted = HandCounted(p, self.sides[side], crib, tuple(hand), self.starter, count,
+                              self.side_scores[side])
+        events: list[Event]
+        if (self.muggins_call and action.claim <= count.total
+                and self.side_scores[side] < self.target):
+            # the count is kept back, so the claim alone does not tell the table it was short
+            events = [ClaimPegged(p, self.sides[side], crib, credited, self.side_scores[side])]
+            self.muggins_open = (p, action.claim, count.total, counted)
+        else:
+            events = [counted]
+            if action.claim >= 0:
+                events.append(ClaimChecked(p, action.claim, count.total, taker))
         self.shown.append({"player": p, "crib": crib, "cards": hand,
                            "total": count.total, "credited": credited})
         if self._check_win(events):
@@ -634,7 +711,7 @@ class CribbageState(State):
                 raise IllegalAction(
                     f"The {card_name(card)} cannot be in the crib: {self.where_seen(card)}")
         cards = (*self.revealed, card)
-        if len(cards) == 4 and not self.game.options["muggins"]:
+        if len(cards) == 4 and not (self.game.options["muggins"] or self.muggins_call):
             shower = ShowCrib if self.phase == CRIB else Show
             return self._show(shower(p, cards))
         self.revealed.append(card)
@@ -732,6 +809,8 @@ class CribbageState(State):
             "pegged": list(self.pegged),
             "shown": copy.deepcopy(self.shown),
             "revealed": list(self.revealed),
+            "muggins_open": None if self.muggins_open is None else {
+                "player": self.muggins_open[0], "claim": self.muggins_open[1]},
             "winners": list(self.winners()),
         }
 
@@ -748,4 +827,5 @@ _HANDLERS: dict[type[Action], Any] = {
     Show: CribbageState._show,
     ShowCrib: CribbageState._show,
     Reveal: CribbageState._reveal,
+    Muggins: CribbageState._muggins,
 }

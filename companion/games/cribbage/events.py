@@ -8,7 +8,7 @@ from typing import ClassVar
 
 from companion.cards import Card
 from companion.engine import Event, Priority
-from companion.games.cribbage.scoring import Count, number_words
+from companion.games.cribbage.scoring import NOTHING, Count, number_words
 
 
 def card_name(card: str) -> str:
@@ -167,10 +167,45 @@ class HandCounted(Event):
 
     def describe(self, names: Sequence[str]) -> str:
         whose = f"{names[self.player]}'s {'crib' if self.crib else 'hand'}"
-        spoken = self.count.spoken("nineteen: nothing")
+        spoken = self.count.spoken(NOTHING)
         cards = ", ".join(card_name(c) for c in self.cards)
         return (f"{whose}, {cards}, with the {card_name(self.starter)}: {spoken}."
                 f" {_score(names, self.side, self.score)}")
+
+
+@dataclass(frozen=True)
+class ClaimPegged(Event):
+    """Muggins by call: the claimed count is pegged and the true count is kept back until an
+    opponent calls muggins or the next play closes the chance."""
+
+    player: int
+    side: tuple[int, ...]
+    crib: bool
+    claim: int
+    score: int
+    key: ClassVar[str] = "cribbage.claim_pegged"
+    priority: ClassVar[int] = Priority.RESULT
+
+    def describe(self, names: Sequence[str]) -> str:
+        whose = "crib" if self.crib else "hand"
+        return (f"{names[self.player]} pegs {self.claim} for the {whose}."
+                f" {_score(names, self.side, self.score)}")
+
+
+@dataclass(frozen=True)
+class MugginsCalled(Event):
+    """An opponent called muggins on a short count and takes the missed points."""
+
+    caller: int
+    player: int
+    missed: int
+    key: ClassVar[str] = "cribbage.muggins_called"
+    priority: ClassVar[int] = Priority.RESULT
+
+    def describe(self, names: Sequence[str]) -> str:
+        points = "point" if self.missed == 1 else "points"
+        return (f"Muggins! {names[self.player]} missed {self.missed} {points}:"
+                f" {names[self.caller]} takes them.")
 
 
 @dataclass(frozen=True)

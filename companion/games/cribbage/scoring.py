@@ -66,6 +66,11 @@ class Phrase:
         return sum(item.points for item in self.items)
 
 
+# A hand worth nothing, said so that it cannot be heard or read as a score. Players call it
+# "nineteen" (no hand scores 19), but next to "Red has 19" that reads as a score of 19.
+NOTHING = "zero, no points"
+
+
 @dataclass(frozen=True)
 class Count:
     """An itemised score. ``total`` and ``spoken()`` both derive from ``phrases``."""

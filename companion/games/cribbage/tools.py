@@ -5,11 +5,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from companion.cards import Card, CardError
-from companion.games.cribbage.scoring import Count, cards_text, show
+from companion.cards import Card, CardError, parse_cards
+from companion.games.cribbage.scoring import NOTHING, Count, cards_text, show
 
 
 class _Parser(argparse.ArgumentParser):
@@ -20,7 +20,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _read_hand(words: Sequence[str], starter_text: str | None) -> tuple[list[Card], Card]:
-    cards = [Card.parse(w) for w in words]
+    cards = parse_cards(" ".join(words))
     if starter_text is not None:
         cards.append(Card.parse(starter_text))
     if len(cards) != 5:
@@ -42,6 +42,14 @@ def count_json(hand: Sequence[Card], starter: Card, crib: bool, count: Count) ->
     }
 
 
+def sentence(hand: Sequence[Card], starter: Card, crib: bool, count: Count) -> str:
+    """The count said aloud, as at the table: "Hand, five of hearts, ... with the five of
+    clubs: fifteen two, ... and one for his nob is twenty-nine." """
+    cards = ", ".join(c.name for c in hand)
+    return (f"{'Crib' if crib else 'Hand'}, {cards}, with the {starter.name}:"
+            f" {count.spoken(NOTHING)}.")
+
+
 def _print_count(hand: Sequence[Card], starter: Card, crib: bool, count: Count) -> None:
     label = "crib" if crib else "hand"
     print(f"{label} {cards_text(hand)}  starter {starter}")
@@ -50,13 +58,17 @@ def _print_count(hand: Sequence[Card], starter: Card, crib: bool, count: Count) 
             print(f"  {item.kind:<10} {cards_text(item.cards):<16} {item.points:>2}")
         print(f"    {phrase.words} ({phrase.points}) -> {running}")
     print(f"total {count.total}")
-    print(count.spoken())
+    print(count.spoken(NOTHING))
 
 
-def count_main(argv: list[str]) -> int:
-    """``count cribbage 5H 5D 5S JC --starter 5C [--crib] [--json]``; no cards: stdin lines."""
+def count_main(argv: list[str], say: Callable[[str], None] | None = None) -> int:
+    """``count cribbage 5H 5D 5S JC --starter 5C [--crib] [--json]``; no cards: stdin lines.
+
+    Cards by code or by name ("five of hearts, five of diamonds ..."). ``say``: speak each
+    count too (``companion count cribbage ... --voice auto``; the command line gives it)."""
     parser = _Parser(prog="companion count cribbage", description=count_main.__doc__)
-    parser.add_argument("cards", nargs="*", help="four cards (5H 10D TD JC AS, suits ♠♥♦♣)")
+    parser.add_argument("cards", nargs="*",
+                        help="four cards (5H 10D TD JC AS, suits ♠♥♦♣, or 'five of hearts')")
     parser.add_argument("--starter", help="the starter card")
     parser.add_argument("--crib", action="store_true", help="score as the crib")
     parser.add_argument("--crib-four-flush", action="store_true",
@@ -72,19 +84,25 @@ def count_main(argv: list[str]) -> int:
             hand, starter = _read_hand(args.cards, args.starter)
         except (ValueError, CardError) as err:
             print(f"error: {err}", file=sys.stderr)
+            if say is not None:
+                say(f"{str(err)[:1].upper()}{str(err)[1:]}.")
             return 2
         count = show(hand, starter, crib=args.crib, crib_four_flush=args.crib_four_flush)
         if args.json:
             print(json.dumps(count_json(hand, starter, args.crib, count)))
         else:
             _print_count(hand, starter, args.crib, count)
+        if say is not None:
+            say(sentence(hand, starter, args.crib, count))
         return 0
-    # One hand per line: four cards then the starter. A bad line gets its reason on the
-    # same output line (so outputs stay aligned with inputs) and the exit status is 1.
+    # One hand per line: four cards then the starter. Every input line gets one output line
+    # (a blank line a blank line, a bad line its reason), so outputs stay aligned with inputs;
+    # a bad line makes the exit status 1.
     status = 0
     for number, line in enumerate(sys.stdin, start=1):
         words = line.replace(",", " ").split()
         if not words:
+            print(json.dumps({"line": number, "blank": True}) if args.json else "")
             continue
         try:
             hand, starter = _read_hand(words, None)
@@ -94,12 +112,16 @@ def count_main(argv: list[str]) -> int:
                 print(json.dumps({"line": number, "error": str(err)}))
             else:
                 print(f"error: line {number}: {err}")
+            if say is not None:
+                say(f"Line {number}: {err}.")
             continue
         count = show(hand, starter, crib=args.crib, crib_four_flush=args.crib_four_flush)
         if args.json:
             print(json.dumps(count_json(hand, starter, args.crib, count)))
         else:
             print(count.total)
+        if say is not None:
+            say(sentence(hand, starter, args.crib, count))
     return status
 
 

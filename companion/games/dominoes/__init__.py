@@ -21,6 +21,7 @@ from companion.engine import (
     IllegalAction,
     Option,
     State,
+    counted,
 )
 from companion.games import register
 from companion.games.dominoes import bingo, poker, texas  # noqa: F401  (they register their games)
@@ -146,7 +147,7 @@ class DominoGame(Game):
                 return "No tile is on the table yet."
             return f"The open ends are {ends_words(state.end_values())}."
         if word == "boneyard":
-            return f"The boneyard has {state.boneyard()} tiles."
+            return f"The boneyard has {counted(state.boneyard(), 'tile')}."
         if word in ("score", "scores"):
             return state.status()
         return None
@@ -268,7 +269,10 @@ class Bergen(DominoGame):
         options=(*_options(variant, (15,), "points to win", line_only=True), Option(
             "triple_header", "matching", "matching: 3 points when both ends match and one"
             " end is a double; any-double: 3 points whenever an end tile is a double",
-            ("matching", "any-double"))),
+            ("matching", "any-double")), Option(
+            "blocked_lowest", "clean", "a blocked round: clean (the lowest hand without a"
+            " double wins the point) or lowest (only the lowest hand, if it holds no double)",
+            ("clean", "lowest"))),
         house_rules=HOUSE_BERGEN,
     )
 

@@ -29,6 +29,7 @@ from companion.engine import (
     Priority,
     Shuffle,
     State,
+    counted,
 )
 from companion.games import register
 from companion.games.dominoes.tiles import ALL_TILES, is_tile, parse_tile, pips, tile_name
@@ -94,7 +95,7 @@ class Stuck(Event):
 
     def describe(self, names: Sequence[str]) -> str:
         return (f"Thirteen times along the row without a removal: the row is stuck with"
-                f" {self.left} tiles. The patience is lost.")
+                f" {counted(self.left, 'tile')}. The patience is lost.")
 
 
 class BingoState(State):

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-from companion.engine import Event, Priority, number_word
+from companion.engine import Event, Priority, counted, number_word
 from companion.games.dominoes.tiles import and_list, tile_name, value_word
 
 
@@ -168,8 +168,8 @@ class HandCounted(Event):
     def describe(self, names: Sequence[str]) -> str:
         if self.tiles:
             shown = and_list([tile_name(t) for t in self.tiles])
-            return f"{names[self.player]} holds {shown}: {self.pips} pips."
-        return f"{names[self.player]} holds {self.pips} pips."
+            return f"{names[self.player]} holds {shown}: {counted(self.pips, 'pip')}."
+        return f"{names[self.player]} holds {counted(self.pips, 'pip')}."
 
 
 @dataclass(frozen=True)

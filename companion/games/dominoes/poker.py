@@ -359,6 +359,17 @@ class PokerState(State):
         how = "show (or fold)" if self.read else "show the hand (hand 6-6 5-5 ...) or fold"
         return f"{names[self.turn]} to {how}"
 
+    def choices_text(self) -> str:
+        """Show or fold, in words. The hands listed by ``legal_actions`` with hidden tiles are
+        examples drawn from the unseen tiles, not the player's hand: never offer them."""
+        p = self.current_player()
+        if p < 0:
+            return ""
+        names = self.game.players
+        if self.read:
+            return f"{names[p]} may show the hand (show) or fold."
+        return f"{names[p]} may show the hand, saying its five tiles (hand 6-6 5-5 ...), or fold."
+
     def status(self) -> str:
         names = self.game.players
         parts = ", ".join(f"{names[i]} {w}" for i, w in enumerate(self.wins))

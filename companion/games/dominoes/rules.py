@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from companion.engine import counted
 from companion.games.dominoes.tiles import is_double, total
 
 DRAW = "draw"  # the draw game of 000 and 004: the winner scores the opponents' pips
@@ -41,11 +42,14 @@ def score_round(
     hands: Sequence[Sequence[str] | None],
     blocked_score: str,
     names: Sequence[str],
+    bergen_lowest: str = "clean",
 ) -> RoundScore:
     """``out``: the player who went out (None: blocked); ``pips``: each hand's pips;
-    ``hands``: each hand's tiles where known (Bergen needs them in a blocked game)."""
+    ``hands``: each hand's tiles where known (Bergen needs them in a blocked game);
+    ``bergen_lowest``: Bergen's blocked point to the lowest hand without a double ("clean")
+    or only to the lowest hand, if it holds no double ("lowest")."""
     if variant.scoring == BERGEN:
-        return _bergen(out, pips, hands, names)
+        return _bergen(out, pips, hands, names, bergen_lowest)
     return _draw(out, pips, blocked_score, names)
 
 
@@ -57,7 +61,7 @@ def _draw(
         lowest = [p for p, v in enumerate(pips) if v == low]
         if len(lowest) > 1:
             who = " and ".join(names[p] for p in lowest)
-            return RoundScore(-1, 0, f"{who} tie with {low} pips, so no one scores.")
+            return RoundScore(-1, 0, f"{who} tie with {counted(low, 'pip')}, so no one scores.")
         winner = lowest[0]
     else:
         winner = out
@@ -69,20 +73,35 @@ def _draw(
         detail = f"{parts}, minus {names[winner]}'s own {pips[winner]}, makes {points}."
     else:
         points = opponents
-        detail = f"{parts} makes {points}." if len(others) > 1 else f"{parts} pips."
+        unit = "pip" if opponents == 1 else "pips"
+        detail = f"{parts} makes {points}." if len(others) > 1 else f"{parts} {unit}."
     if out is None:
-        detail = f"the lowest hand, {pips[winner]} pips. {detail[0].upper()}{detail[1:]}"
+        detail = (f"the lowest hand, {counted(pips[winner], 'pip')}."
+                  f" {detail[0].upper()}{detail[1:]}")
     return RoundScore(winner, points, detail)
 
 
 def _bergen(
     out: int | None, pips: Sequence[int], hands: Sequence[Sequence[str] | None],
-    names: Sequence[str],
+    names: Sequence[str], lowest_rule: str = "clean",
 ) -> RoundScore:
     if out is not None:
         return RoundScore(out, 1, "one point for going out.")
     known = [list(h) if h is not None else [] for h in hands]
     clean = [p for p, h in enumerate(known) if not any(is_double(t) for t in h)]
+    if clean and lowest_rule == "lowest":
+        # "The lowest hand wins one point, provided that it does not contain a double."
+        low = min(pips)
+        lowest = [p for p, v in enumerate(pips) if v == low]
+        if len(lowest) > 1:
+            who = " and ".join(names[p] for p in lowest)
+            return RoundScore(-1, 0, f"{who} tie for the lowest hand with {low}, so no one"
+                                     f" scores.")
+        if lowest[0] not in clean:
+            return RoundScore(-1, 0, f"the lowest hand, {names[lowest[0]]}'s"
+                                     f" {counted(low, 'pip')}, holds a double, so no one"
+                                     f" scores.")
+        return RoundScore(lowest[0], 1, f"one point for the lowest hand, {counted(low, 'pip')}.")
     if clean:
         counts = {p: pips[p] for p in clean}
         how = "the lowest hand without a double"
@@ -94,4 +113,4 @@ def _bergen(
     if len(lowest) > 1:
         who = " and ".join(names[p] for p in lowest)
         return RoundScore(-1, 0, f"{who} tie for {how} with {low}, so no one scores.")
-    return RoundScore(lowest[0], 1, f"one point for {how}, {low} pips.")
+    return RoundScore(lowest[0], 1, f"one point for {how}, {counted(low, 'pip')}.")

@@ -26,6 +26,7 @@ from companion.engine import (
     IllegalAction,
     State,
     TurnPasses,
+    counted,
 )
 from companion.games.dominoes.actions import (
     Pass,
@@ -466,7 +467,7 @@ class DominoState(State):
         if self.points[p] >= self.target:
             self.winner = p
             self.phase = OVER
-            events.append(GameOver((p,), f"{self.points[p]} points."))
+            events.append(GameOver((p,), f"{counted(self.points[p], 'point')}."))
         return events
 
     # --- draws and passes ---------------------------------------------------------------
@@ -634,7 +635,8 @@ class DominoState(State):
         pips = [self.hand_pips(p) for p in range(self.n)]
         hands = [self.hand_tiles(p) for p in range(self.n)]
         result = score_round(self.variant, self.out, pips, hands, self.blocked_score,
-                             self.game.players)
+                             self.game.players,
+                             str(self.game.options.get("blocked_lowest", "clean")))
         events: list[Event] = [RoundResult(result.winner, result.points, result.detail)]
         if result.winner >= 0 and result.points:
             self.points[result.winner] += result.points
@@ -644,7 +646,7 @@ class DominoState(State):
             leaders = [p for p, s in enumerate(self.points) if s == best]
             self.winner = leaders[0]
             self.phase = OVER
-            return events + [GameOver((self.winner,), f"{best} points.")]
+            return events + [GameOver((self.winner,), f"{counted(best, 'point')}.")]
         self._start_round()
         return events + [RoundStarted(self.round_number, self.variant.hand_size, self.read)]
 

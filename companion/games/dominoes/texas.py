@@ -28,6 +28,7 @@ from companion.engine import (
     Priority,
     State,
     TurnPasses,
+    counted,
 )
 from companion.games import register
 from companion.games.dominoes.actions import Play
@@ -484,7 +485,8 @@ class TexasState(State):
             self.winner_side = side if len(out) == 2 else out[0]
             self.phase = OVER
             top = self.scores_by_side[self.winner_side]
-            return events + [GameOver((self.winner_side, self.winner_side + 2), f"{top} points.")]
+            return events + [GameOver((self.winner_side, self.winner_side + 2),
+                                      f"{counted(top, 'point')}.")]
         return events + self._new_round(self.dealer + 1)
 
     # --- words --------------------------------------------------------------------------

@@ -31,7 +31,8 @@ HOUSE_RULES = (
     " rule, no moon; the optional rules are options. The game ends when a score passes the"
     " target (option end=reaches for reaching it); the lowest score wins, ties share the win."
     " Cards are dealt face down and learned when played (option deal=read reads every dealt"
-    " card). Hearts are broken by any heart played, also a forced heart lead."
+    " card). Hearts are broken by a heart played out of suit, as printed (option"
+    " lead_breaks=yes: also by a heart led)."
 )
 
 COMMANDS = """\
@@ -74,6 +75,8 @@ class Hearts(Game):
                    ("allowed", "no-discard", "none")),
             Option("hearts_broken", False, "hearts cannot be led until a heart has been played"),
             Option("queen_breaks", False, "the queen of spades breaks hearts too"),
+            Option("lead_breaks", False, "a heart led (by a player holding only hearts) breaks"
+                   " hearts too; the rulebook: only a heart played out of suit"),
             Option("queen_waits", False, "the queen of spades cannot be played until hearts are"
                    " broken"),
             Option("moon", "none", "shooting the moon: none, subtract (26 off the shooter),"

@@ -25,6 +25,7 @@ from companion.engine import (
     GameOver,
     IllegalAction,
     State,
+    counted,
 )
 from companion.games.hearts import rules
 from companion.games.hearts.events import (
@@ -471,10 +472,17 @@ class HeartsState(State):
             self.unknown[p] -= 1
         else:
             self.hands[p].remove(c)
+        # "Hearts are broken when at least one heart has been played out of suit on a trick":
+        # a heart led (by a player holding only hearts) or following a heart lead does not
+        # break them, unless option lead_breaks (the published reading) says it does.
+        led = rules.suit(self.trick[0][1]) if self.trick else None
+        out_of_suit = led is not None and led != "H"
+        heart = rules.suit(c) == "H" and (
+            out_of_suit or (led is None and bool(self.game.options["lead_breaks"])))
         self.played.append(c)
         self.trick.append((p, c))
         events.append(CardPlayed(p, c))
-        breaks = rules.suit(c) == "H" or (c == QUEEN and self.game.options["queen_breaks"])
+        breaks = heart or (c == QUEEN and self.game.options["queen_breaks"])
         if self.game.options["hearts_broken"] and not self.broken and breaks:
             self.broken = True
             events.append(HeartsBroken(rules.suit(c) != "H"))
@@ -569,7 +577,7 @@ class HeartsState(State):
             low = min(self.scores_)
             self.winners_ = tuple(p for p in range(self.n) if self.scores_[p] == low)
             self.phase = OVER
-            detail = f"{low} points, the lowest score."
+            detail = f"{counted(low, 'point')}, the lowest score."
             return [*events, GameOver(self.winners_, detail)]
         return events + self._start_hand(self.left(self.dealer))
 

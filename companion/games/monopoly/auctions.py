@@ -74,7 +74,7 @@ def check_bid(st: MonopolyState, a: A.Bid) -> str | None:
         return "A bid is at least 1"
     if a.amount > st.cash[a.player]:
         return (f"{name} has only {E.money(st.cash[a.player])} in cash; the Bank takes bids"
-                f" in cash")
+                f" in cash: mortgage or sell buildings first to bid more")
     return None
 
 

@@ -108,7 +108,7 @@ def do_build(st: MonopolyState, a: A.Build, ev: list[Event]) -> None:
 
 
 def check_sell_building(st: MonopolyState, a: A.SellBuilding) -> str | None:
-    reason = free_time(st, a.player)
+    reason = free_time(st, a.player, raising=True)
     if reason:
         return reason
     ed = st.ed
@@ -163,7 +163,7 @@ def _group_sale(st: MonopolyState, s: int, target: int) -> tuple[int, int, int]:
 
 
 def check_sell_group(st: MonopolyState, a: A.SellGroup) -> str | None:
-    reason = free_time(st, a.player)
+    reason = free_time(st, a.player, raising=True)
     if reason:
         return reason
     ed = st.ed

@@ -27,7 +27,7 @@ def legal_actions(st: MonopolyState) -> list[Action]:
         s = st.transfers[0][1]
         return _valid(st, [A.Unmortgage(cp, s), A.KeepMortgaged(cp, s)])
     if st.debts:
-        return raise_money(st, cp) + [A.DeclareBankruptcy(cp)]
+        return raise_money(st, cp) + _valid(st, [A.DeclareBankruptcy(cp)])
     if st.auction is not None:
         auc = st.auction
         bids = sorted({auc.high + 1, auc.high + 10, auc.high + 50,

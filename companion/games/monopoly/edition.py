@@ -50,6 +50,8 @@ class Edition:
         self.data = data
         self.name: str = data["name"]
         self.title: str = data.get("title", self.name)
+        low, high = data.get("players", (2, 8))  # the box's "For 2 to 6 Players"
+        self.players: tuple[int, int] = (int(low), int(high))
         self.currency: str = data.get("currency", "dollars")
         self.salary: int = int(data.get("salary", 200))
         self.start_cash: int = int(data.get("start_cash", 1500))
@@ -172,7 +174,31 @@ class Edition:
             return hits[0]
         if not hits:
             raise ValueError(f"there is no space called {text.strip()!r}")
-        raise ValueError(f"{text.strip()!r} could be {', '.join(sorted(names))}")
+        raise ValueError(f"{text.strip()!r} could be {name_list(sorted(names), 'or')}")
+
+    def split_names(self, text: str) -> list[str]:
+        """The items of a list a person says or types: "Boardwalk, Baltic Avenue and 300".
+
+        Commas, semicolons and "and" separate items, but a run of pieces that together spell
+        one space's full name stays one item, so "Imaginarium, Discovery, Fast Lane, Trucks"
+        names two deeds of the Times Square board, whose names contain commas.
+        """
+        pieces = [p.strip() for p in re.split(r"[,;]|\band\b", text)]
+        full = {_loose(n) for n in self.names}
+        items: list[str] = []
+        i = 0
+        while i < len(pieces):
+            for j in range(len(pieces), i + 1, -1):
+                joined = ", ".join(pieces[i:j])
+                if _loose(joined) in full:
+                    items.append(joined)
+                    i = j
+                    break
+            else:
+                if pieces[i]:
+                    items.append(pieces[i])
+                i += 1
+        return items
 
     def building_words(self, houses: int) -> str:
         """ "three houses", "a hotel", "no buildings" in this edition's words."""
@@ -186,6 +212,19 @@ class Edition:
 
 
 _WORDS = {1: "one", 2: "two", 3: "three", 4: "four"}
+
+
+def name_list(names: list[str] | tuple[str, ...], conj: str = "and") -> str:
+    """Names joined to be told apart when heard: "A, B and C", but "A, B and C, D and E, F"
+    would not be, so names that contain commas ("Imaginarium, Discovery") are joined by the
+    conjunction alone: "Imaginarium, Discovery and Imaginarium, Learning and Fast Lane, Trucks".
+    """
+    names = list(names)
+    if len(names) <= 1:
+        return "".join(names)
+    if any("," in n for n in names):
+        return f" {conj} ".join(names)
+    return ", ".join(names[:-1]) + f" {conj} " + names[-1]
 _SUFFIX = re.compile(r"\s+(avenue|ave|place|railroad|gardens|company)$")
 
 

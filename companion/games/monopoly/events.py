@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from companion.engine import Event, Priority
+from companion.games.monopoly.edition import name_list
 
 _NUMBERS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
             "ten", "eleven", "twelve")
@@ -402,4 +403,4 @@ class Dealt(Event):
 
     def describe(self, names: Sequence[str]) -> str:
         cost = f", paying {money(self.paid)}" if self.paid else " free"
-        return f"{names[self.player]} is dealt {', '.join(self.spaces)}{cost}."
+        return f"{names[self.player]} is dealt {name_list(self.spaces)}{cost}."

@@ -58,6 +58,10 @@ class Monopoly(Game):
     def __init__(self, players: Any, options: Any = None) -> None:
         super().__init__(players, options)
         self.edition: Edition = load_edition(str(self.options["edition"]))
+        low, high = self.edition.players
+        if not low <= len(self.players) <= high:
+            raise ValueError(f"{self.edition.title} is for {low} to {high} players, not"
+                             f" {len(self.players)}")
         end_time = str(self.options["end_time"] or "")
         if end_time:
             if self.options["variant"] != "time-limit":
@@ -101,7 +105,8 @@ class Monopoly(Game):
         try:
             return query(state, text)
         except ValueError as err:
-            return str(err).capitalize() + "."
+            text = str(err)  # not capitalize(): it would lower-case the names in it
+            return text[:1].upper() + text[1:] + "."
 
     # ------------------------------------------------------------------ parsing
 
@@ -275,7 +280,7 @@ class _Parser:
         if p is None:
             raise ValueError("say deal, the player and the deeds, e.g. deal Car Boardwalk,"
                              " Baltic Avenue, Reading Railroad")
-        spaces = tuple(self.space(part) for part in re.split(r",|\band\b", tail) if part.strip())
+        spaces = tuple(self.space(part) for part in self.ed.split_names(tail))
         return A.Deal(p, spaces)
 
     def cmd_end(self, rest: str) -> Action:
@@ -328,7 +333,7 @@ class _Parser:
         cash = 0
         cards: list[str] = []
         held = list(self.st.held[owner])
-        for part in re.split(r",|\band\b", text):
+        for part in self.ed.split_names(text):
             part = part.strip().replace("$", "")
             if not part:
                 continue

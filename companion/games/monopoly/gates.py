@@ -11,8 +11,14 @@ if TYPE_CHECKING:
     from companion.games.monopoly.state import MonopolyState
 
 
-def free_time(st: MonopolyState, p: int, spending: bool = False) -> str | None:
-    """Whether ``p`` may act "at any time" now (build, mortgage, trade...), else why not."""
+def free_time(st: MonopolyState, p: int, spending: bool = False,
+              raising: bool = False) -> str | None:
+    """Whether ``p`` may act "at any time" now (build, mortgage, trade...), else why not.
+
+    ``raising``: money raised from the Bank (mortgaging, selling buildings back), which the
+    rulebook allows "at any time", so also by a bidder during the auction of a property (the
+    Bank takes bids in cash, and a bidder may raise it to bid more; not in a building-shortage
+    auction, whose winner must still be able to place the building)."""
     if st.phase == OVER:
         return "The game is over"
     if not 0 <= p < st.n:
@@ -28,7 +34,8 @@ def free_time(st: MonopolyState, p: int, spending: bool = False) -> str | None:
         who, s = st.transfers[0]
         return (f"First {st.name_of(who)} must lift or keep the mortgage on"
                 f" {st.ed.names[s]}")
-    if st.auction is not None:
+    auction = st.auction
+    if auction is not None and not (raising and p in auction.bidders and auction.space >= 0):
         return "Wait until the auction is over"
     if st.place is not None:
         return f"First {st.name_of(st.place[0])} must place the building won at auction"

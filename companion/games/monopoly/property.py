@@ -59,7 +59,7 @@ def do_decline(st: MonopolyState, a: A.Auction, ev: list[Event]) -> None:
 
 
 def check_mortgage(st: MonopolyState, a: A.Mortgage) -> str | None:
-    reason = free_time(st, a.player)
+    reason = free_time(st, a.player, raising=True)
     if reason:
         return reason
     ed = st.ed

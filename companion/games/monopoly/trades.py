@@ -9,6 +9,7 @@ from companion.games.monopoly import actions as A
 from companion.games.monopoly import events as E
 from companion.games.monopoly.auctions import drop_bidder, next_auction
 from companion.games.monopoly.cards import return_card
+from companion.games.monopoly.edition import name_list
 from companion.games.monopoly.gates import free_time
 from companion.games.monopoly.property import lift_cost
 from companion.games.monopoly.rent import HOTEL, tenth
@@ -176,10 +177,50 @@ def do_keep(st: MonopolyState, a: A.KeepMortgaged, ev: list[Event]) -> None:
 def check_bankruptcy(st: MonopolyState, a: A.DeclareBankruptcy) -> str | None:
     if st.trade is not None or st.transfers:
         return "Answer the pending offer or decision first"
-    if not st.debts or st.debts[0][0] != a.player:
-        return (f"{st.name_of(a.player)} owes nothing they cannot pay: bankruptcy is only for"
-                f" a debt larger than one's cash")
+    p = a.player
+    if not st.debts or st.debts[0][0] != p:
+        return (f"{st.name_of(p)} owes nothing they cannot pay: bankruptcy is only for"
+                f" a debt larger than all one can raise")
+    # Rulebook 000: bankrupt is who "owe[s] more than you can pay", to the Bank "even by
+    # selling off buildings and mortgaging property": cash alone is not what one can pay.
+    owed = sum(int(d[2]) for d in st.debts if d[0] == p)
+    raised, how = raisable(st, p)
+    if st.cash[p] + raised >= owed:
+        return (f"{st.name_of(p)} owes {E.money(owed)} and has {E.money(st.cash[p])}, but can"
+                f" raise {E.money(raised)} more: {how}. Bankruptcy is only for a debt larger"
+                f" than all one can raise")
     return None
+
+
+def raisable(st: MonopolyState, p: int) -> tuple[int, str]:
+    """What ``p`` can raise from the Bank by selling every building and mortgaging every
+    deed, and how ("sell 6 houses for 150 and mortgage Baltic Avenue for 30")."""
+    ed = st.ed
+    houses = hotels = from_buildings = from_deeds = 0
+    deeds: list[str] = []
+    for s in ed.properties:
+        if st.owner[s] != p:
+            continue
+        if st.bld[s] == HOTEL:
+            hotels += 1
+        else:
+            houses += st.bld[s]
+        from_buildings += st.level(s) * (ed.house_cost[s] // 2)
+        if not st.mort[s]:
+            deeds.append(ed.names[s])
+            from_deeds += ed.mortgage[s]
+    words = ed.words
+    sold = []
+    if houses:
+        sold.append(f"{houses} {words['house' if houses == 1 else 'houses']}")
+    if hotels:
+        sold.append(f"{hotels} {words['hotel' if hotels == 1 else 'hotels']}")
+    steps = []
+    if sold:
+        steps.append(f"sell {' and '.join(sold)} for {E.money(from_buildings)}")
+    if deeds:
+        steps.append(f"mortgage {name_list(deeds)} for {E.money(from_deeds)}")
+    return from_buildings + from_deeds, " and ".join(steps) or "nothing"
 
 
 def do_bankruptcy(st: MonopolyState, a: A.DeclareBankruptcy, ev: list[Event]) -> None:

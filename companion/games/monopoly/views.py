@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.engine import Action, Draw, Shuffle, Throw
 from companion.games.monopoly import actions as A
-from companion.games.monopoly.edition import KIND_NAMES
+from companion.games.monopoly.edition import KIND_NAMES, name_list
 from companion.games.monopoly.events import money
 from companion.games.monopoly.rent import HOTEL, rent, total_worth, valuation
 
@@ -123,8 +123,8 @@ def describe_action(st: MonopolyState, a: Action) -> str:
         A.Claim: lambda: f"{who} claims rent",
         A.TimeUp: lambda: "time is up",
         A.EndTurn: lambda: f"{who} ends the turn",
-        A.Deal: lambda: f"{who} is dealt " + ", ".join(
-            sp(s) for s in a.spaces),  # type: ignore[attr-defined]
+        A.Deal: lambda: f"{who} is dealt " + name_list(
+            [sp(s) for s in a.spaces]),  # type: ignore[attr-defined]
     }
     fn = table.get(type(a))
     if fn is not None:
@@ -248,7 +248,7 @@ def owns_text(st: MonopolyState, p: int) -> str:
     if cards:
         items.append(f"{cards} Get Out of Jail Free card{'s' if cards > 1 else ''}")
     name = st.game.players[p]
-    return f"{name} owns " + ("; ".join(items) if items else "nothing") + "."
+    return f"{name} owns " + (name_list(items) if items else "nothing") + "."
 
 
 def rent_text(st: MonopolyState, text: str) -> str:
@@ -256,7 +256,8 @@ def rent_text(st: MonopolyState, text: str) -> str:
     try:
         s = ed.space(text)
     except ValueError as err:
-        return str(err).capitalize() + "."
+        reason = str(err)  # not capitalize(): it would lower-case the names in it
+        return reason[:1].upper() + reason[1:] + "."
     name = ed.names[s]
     if not ed.is_property[s]:
         return f"{name} is not a property: no rent."

@@ -10,7 +10,17 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from companion.engine import CHANCE, Action, Draw, Game, GameSpec, IllegalAction, Option, State
+from companion.engine import (
+    CHANCE,
+    Action,
+    Draw,
+    Game,
+    GameSpec,
+    IllegalAction,
+    Option,
+    State,
+    counted,
+)
 from companion.games import register
 from companion.games.monopoly_cards.actions import (
     ACTION_TYPES,
@@ -211,12 +221,12 @@ class MonopolyCardGame(Game):
             value = hand_value(cards)
             return f"{describe_value(value)}: {money(value.total)}."
         if verb == "piles" and state.read:
-            from companion.games.monopoly_cards.events import card_names, pile_name
+            from companion.games.monopoly_cards.events import card_names, pile_name, upper_first
 
             return " ".join(
-                f"{pile_name(i, self.players).capitalize()}: top"
-                f" {card_names(pile[-1:])}, {len(pile)} cards." if pile else
-                f"{pile_name(i, self.players).capitalize()}: empty."
+                f"{upper_first(pile_name(i, self.players))}: top"
+                f" {card_names(pile[-1:])}, {counted(len(pile), 'card')}." if pile else
+                f"{upper_first(pile_name(i, self.players))}: empty."
                 for i, pile in enumerate(state.piles))
         return None
 

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-from companion.engine import Event, Priority
+from companion.engine import Event, Priority, counted
 from companion.games.monopoly_cards.deck import load_deck
 from companion.games.monopoly_cards.scoring import money
 
@@ -18,6 +18,11 @@ def card_names(cards: Sequence[str]) -> str:
     if len(names) <= 1:
         return "".join(names) or "nothing"
     return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def upper_first(text: str) -> str:
+    """The first letter in capitals; unlike str.capitalize(), the rest (names) unchanged."""
+    return text[:1].upper() + text[1:]
 
 
 def pile_name(pile: int, names: Sequence[str]) -> str:
@@ -56,7 +61,7 @@ class DealDone(Event):
 
     def describe(self, names: Sequence[str]) -> str:
         if self.draw_pile:
-            return f"The deal is done; {self.draw_pile} cards in the draw pile."
+            return f"The deal is done; {counted(self.draw_pile, 'card')} in the draw pile."
         return "The deal is done; there is no draw pile."
 
 

@@ -349,12 +349,12 @@ class MonopolyCardState(State):
             if k == 2 and self.draw_pile == 0:
                 raise IllegalAction("The draw pile is empty: trade one card for it.")
         if theirs == 0:
-            raise IllegalAction(f"{ev.pile_name(q, names).capitalize()} is empty.")
+            raise IllegalAction(f"{ev.upper_first(ev.pile_name(q, names))} is empty.")
         if k < 1 or k > mine:
             raise IllegalAction(f"Your trade pile has {mine} card{'s' if mine != 1 else ''}:"
                                 f" you cannot trade {k}.")
         if q < self.n and k > theirs:
-            raise IllegalAction(f"{ev.pile_name(q, names).capitalize()} has only {theirs}"
+            raise IllegalAction(f"{ev.upper_first(ev.pile_name(q, names))} has only {theirs}"
                                 f" card{'s' if theirs != 1 else ''}.")
         out: list[Event] = []
         if action.add:

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-from companion.engine import Event, Priority
+from companion.engine import Event, Priority, counted
 from companion.games.rummy.melds import card_name
 
 
@@ -59,7 +59,7 @@ class StockTurned(Event):
 
     def describe(self, names: Sequence[str]) -> str:
         return (f"The stock has run out: the discard pile is turned over, without shuffling, to"
-                f" form a new stock of {self.cards} cards.")
+                f" form a new stock of {counted(self.cards, 'card')}.")
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,7 @@ from companion.engine import (
     GameOver,
     IllegalAction,
     State,
+    counted,
 )
 from companion.games.rummy import melds as M
 from companion.games.rummy.events import (
@@ -246,8 +247,9 @@ class RummyState(State):
 
     def _stuck(self, p: int, cards: tuple[str, ...]) -> bool:
         """A meld or lay-off that would leave only the card taken from the discard pile (which
-        may not be discarded this turn) is not allowed."""
-        if self.taken is None or self.taken in cards:
+        may not be discarded this turn) is not allowed. Only while that card is still in the
+        hand: once it is melded or laid off, the card left is another one."""
+        if self.taken is None or self.taken in cards or self.taken not in self.hands[p]:
             return False
         return self.remaining(p) - len(cards) == 1
 
@@ -448,7 +450,8 @@ class RummyState(State):
             high = max(self.totals)
             self.winners_ = tuple(p for p in range(self.n) if self.totals[p] == high)
             self.phase = OVER
-            return [*events, GameOver(self.winners_, f"{high} points, the highest total.")]
+            return [*events,
+                    GameOver(self.winners_, f"{counted(high, 'point')}, the highest total.")]
         return events + self._start_hand(self.left(self.dealer))
 
     # --- words ----------------------------------------------------------------------------
