@@ -171,6 +171,7 @@ def cmd_no(session: Session, args: list[str], obs: TextCommand) -> Reply:
 
 
 def cmd_quit(session: Session, args: list[str], obs: TextCommand) -> Reply:
+    session.tick(every=True)  # a device's held-back refusals are said before goodbye
     session.say("Game saved. Goodbye.", Priority.RESULT)
     return Reply(True, "quit", quit=True)
 

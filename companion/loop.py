@@ -21,6 +21,8 @@ from companion.sources import Emit, Source
 
 log = logging.getLogger("companion.loop")
 
+TICK_SECONDS = 0.5  # how often an idle loop looks for held-back refusals to summarise
+
 
 @dataclass(frozen=True)
 class EndOfInput:
@@ -82,15 +84,23 @@ def run(session: Session, sources: Iterable[Source], *, stop_when_over: bool = F
     started: list[Source] = []
     try:
         for source in sources:
+            device = getattr(source, "device", None)  # "dice device": how refusals name it
+            if isinstance(device, str):
+                session.source_labels[source.name] = f"the {device}"
             source.start(inbox)
             started.append(source)
         while True:
-            item = inbox.items.get()
+            try:
+                item = inbox.items.get(timeout=TICK_SECONDS)
+            except queue.Empty:
+                session.tick()  # a flood's summary is said when its window has passed
+                continue
             if isinstance(item, EndOfInput):
                 break
             reply = session.submit(item)
             if reply.quit:
                 break
+            session.tick()
             if stop_when_over and session.state.is_terminal():
                 break
     except KeyboardInterrupt:

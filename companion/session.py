@@ -36,6 +36,7 @@ from companion.engine import (
 from companion.games import find
 from companion.journal import ACTION, CORRECT, REFUSED, UNDO, Entry, Journal, JournalError
 from companion.observations import (
+    BUTTONS,
     CONFIRM_BELOW,
     ButtonPressed,
     DeviceError,
@@ -47,6 +48,7 @@ from companion.observations import (
 )
 from companion.phrases import Phrasebook
 from companion.provenance import code_change, code_meta, describe
+from companion.refusals import RefusalLimiter
 from companion.reply import Reply
 from companion.tags import TagMap
 from companion.voice import Sink
@@ -109,6 +111,8 @@ class Session:
         self.confirm_below = confirm_below
         self.tags = tags or TagMap()
         self._refused_sources: set[str] = set()  # sources whose last input was refused aloud
+        self.refusals = RefusalLimiter()  # a flooding device is said once, then summarised
+        self.source_labels: dict[str, str] = {}  # "serial:/dev/ttyUSB0" -> "the dice device"
         announcer.set_barrier(journal.wait_durable)  # announce nothing before it is on disk
         self.state: State = game.new_state()
         self.applied: list[Action] = []  # the effective actions, after undo and corrections
@@ -260,7 +264,11 @@ class Session:
 
     def _on_button(self, obs: Observation) -> Reply:
         assert isinstance(obs, ButtonPressed)
-        # A device button is the console command of the same name ("undo", "yes").
+        # A device button is the console command of the same name ("undo", "yes"), and only
+        # the documented buttons are: a device never types a command of its own.
+        if obs.button not in BUTTONS:
+            raise IllegalAction(f"A device pressed a button '{obs.button}' that does not "
+                                f"exist; the buttons are {', '.join(BUTTONS)}")
         return self.submit(TextCommand(source=obs.source, text=obs.button,
                                        player=obs.player, time=obs.time))
 
@@ -314,12 +322,29 @@ class Session:
 
     def refuse(self, reason: str, obs: Observation | None = None, *, journal: bool = True) -> Reply:
         source = obs.source if obs else ""
+        if not self.refusals.admit(source, reason, unreadable=isinstance(obs, DeviceError),
+                                   journal=journal):
+            log.debug("refused quietly (%s): %s", source, reason)  # counted; said in tick()
+            return Reply(False, reason)
         log.warning("refused (%s): %s", source, reason)
         if journal:
             raw = obs.text if isinstance(obs, TextCommand) else type(obs).__name__ if obs else ""
             self.journal.append(REFUSED, {"input": raw}, source=source, note=reason)
         self.say(reason, Priority.REFUSAL)
         return Reply(False, reason)
+
+    def tick(self, *, every: bool = False) -> None:
+        """Say (and journal, once) the refusals a device's flood had held back, when its
+        window has passed (``every``: all of them now, before quitting)."""
+        for held in self.refusals.due(every=every):
+            label = self.source_labels.get(held.source, f"the input {held.source}")
+            text = held.summary(label)
+            log.warning("refused (%s): %s", held.source, text)
+            if held.journal:
+                self.journal.append(REFUSED, {"input": f"{held.count} inputs",
+                                              "count": held.count},
+                                    source=held.source, note=text)
+            self.say(text, Priority.REFUSAL)
 
     # --- state changes ----------------------------------------------------------------
 

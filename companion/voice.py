@@ -31,6 +31,7 @@ from companion.engine import Priority
 log = logging.getLogger("companion.voice")
 
 STALE_SECONDS = 2.0  # chatter older than this when its turn comes is dropped
+HISTORY = 200  # spoken and dropped sentences kept (for the demo summary): bounded under a flood
 
 
 @dataclass(frozen=True)
@@ -296,7 +297,7 @@ class Announcer:
 
     def _handle(self, backend: Backend, item: Utterance) -> Backend:
         if self._is_stale(item):
-            self.dropped.append(item.text)
+            _keep(self.dropped, item.text)
             log.info("dropped stale chatter: %s", item.text)
             return backend
         if self._barrier() is False and not self._durability_warned:
@@ -326,7 +327,7 @@ class Announcer:
     def _speak(self, backend: Backend, text: str) -> Backend:
         try:
             backend.speak(text)
-            self.spoken.append(text)
+            _keep(self.spoken, text)
             return backend
         except (AudioUnavailable, OSError, subprocess.SubprocessError, RuntimeError) as err:
             self._warn(f"speech failed ({err}); announcements are shown as text only from now")
@@ -336,6 +337,13 @@ class Announcer:
             if self._echo is None:
                 console.speak(text)
             return console
+
+
+def _keep(history: list[str], text: str) -> None:
+    """Append, keeping only the latest HISTORY entries (trimmed in batches, so cheaply)."""
+    history.append(text)
+    if len(history) > 2 * HISTORY:
+        del history[:-HISTORY]
 
 
 class Recorder:
