@@ -103,6 +103,7 @@ def run(session: Session, sources: Iterable[Source], *, stop_when_over: bool = F
             session.tick()
             if stop_when_over and session.state.is_terminal():
                 break
+        session.tick(every=True)  # nothing a device's flood had held back goes unsaid
     except KeyboardInterrupt:
         session.say("Game saved. Goodbye.")
     finally:

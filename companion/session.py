@@ -322,8 +322,8 @@ class Session:
 
     def refuse(self, reason: str, obs: Observation | None = None, *, journal: bool = True) -> Reply:
         source = obs.source if obs else ""
-        if not self.refusals.admit(source, reason, unreadable=isinstance(obs, DeviceError),
-                                   journal=journal):
+        if not self.refusals.admit(source, reason, idle=not self.announcer.behind(),
+                                   unreadable=isinstance(obs, DeviceError), journal=journal):
             log.debug("refused quietly (%s): %s", source, reason)  # counted; said in tick()
             return Reply(False, reason)
         log.warning("refused (%s): %s", source, reason)
@@ -336,7 +336,7 @@ class Session:
     def tick(self, *, every: bool = False) -> None:
         """Say (and journal, once) the refusals a device's flood had held back, when its
         window has passed (``every``: all of them now, before quitting)."""
-        for held in self.refusals.due(every=every):
+        for held in self.refusals.due(idle=not self.announcer.behind(), every=every):
             label = self.source_labels.get(held.source, f"the input {held.source}")
             text = held.summary(label)
             log.warning("refused (%s): %s", held.source, text)

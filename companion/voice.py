@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Protocol, TextIO
 
 from companion.engine import Priority
+from companion.printable import printable
 
 log = logging.getLogger("companion.voice")
 
@@ -57,6 +58,11 @@ class Sink(Protocol):
 
     def wait_idle(self, timeout: float | None = None) -> bool: ...
 
+    def behind(self) -> bool:
+        """Whether speech is still owed: something given that a voice is yet to say (text
+        backends are never behind). A device's refusals wait for this (refusals.py)."""
+        ...
+
     def close(self) -> None: ...
 
 
@@ -83,7 +89,7 @@ class ConsoleBackend:
 
     def speak(self, text: str) -> None:
         out = self.stream or sys.stdout
-        out.write(text + "\n")
+        out.write(printable(text, lines=True) + "\n")
         out.flush()
 
     def close(self) -> None:
@@ -241,7 +247,7 @@ class Announcer:
         self._queue: queue.Queue[Utterance | None] = queue.Queue()
         self._echo = echo
         self._stale = stale_seconds
-        self._warn = warn or (lambda msg: print(f"warning: {msg}", file=sys.stderr))
+        self._warn = warn or (lambda msg: print(f"warning: {printable(msg)}", file=sys.stderr))
         self._pending = 0  # said but not yet spoken or dropped
         self._idle = threading.Condition()
         self._barrier: Barrier = lambda: None
@@ -257,7 +263,8 @@ class Announcer:
     def say(self, text: str, priority: int = Priority.INFO) -> None:
         with self._idle:
             self._pending += 1
-        self._queue.put(Utterance(text, priority))
+        # Device text and player names reach the terminal (and the speech engine) from here.
+        self._queue.put(Utterance(printable(text, lines=True), priority))
 
     def set_barrier(self, barrier: Barrier) -> None:
         self._barrier = barrier
@@ -266,6 +273,12 @@ class Announcer:
         """Block until everything queued has been said (or dropped)."""
         with self._idle:
             return self._idle.wait_for(lambda: self._pending == 0, timeout)
+
+    def behind(self) -> bool:
+        if self.backend_name in {"console", "silent"}:
+            return False  # text costs nothing
+        with self._idle:
+            return self._pending > 0
 
     def close(self, timeout: float = 60.0) -> None:
         self._queue.put(None)
@@ -355,13 +368,16 @@ class Recorder:
 
     def say(self, text: str, priority: int = Priority.INFO) -> None:
         self._barrier()
-        self.items.append(Utterance(text, priority))
+        self.items.append(Utterance(printable(text, lines=True), priority))
 
     def set_barrier(self, barrier: Barrier) -> None:
         self._barrier = barrier
 
     def wait_idle(self, timeout: float | None = None) -> bool:
         return True  # synchronous: everything said is already recorded
+
+    def behind(self) -> bool:
+        return False
 
     @property
     def texts(self) -> list[str]:
