@@ -25,6 +25,7 @@ from companion.journal import (
     new_journal_path,
     unused_path,
 )
+from companion.printable import printable
 from companion.session import ReplayError, Session, build_game, salvage
 from companion.sources import Source, open_source
 
@@ -67,7 +68,7 @@ def _dispatch(command: str, rest: list[str]) -> int:
     except (JournalError, KeyError, ValueError, FileNotFoundError) as err:
         message = err.args[0] if isinstance(err, KeyError) and err.args else err
         log.warning("companion %s refused: %s", command, message)
-        print(f"companion {command}: {message}", file=sys.stderr)
+        print(printable(f"companion {command}: {message}"), file=sys.stderr)
         return 2
     print(f"companion: unknown command {command!r}\n\n{USAGE}", file=sys.stderr)
     return 2
@@ -109,10 +110,18 @@ def _setup_logging() -> None:
     except OSError:
         handler = logging.StreamHandler(sys.stderr)
         handler.setLevel(logging.ERROR)
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    handler.setFormatter(_PrintableFormatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     root = logging.getLogger()
     root.addHandler(handler)
     root.setLevel(logging.INFO)
+
+
+class _PrintableFormatter(logging.Formatter):
+    """Log lines without control characters: device text and names are logged too, and a
+    log is read in a terminal (tracebacks keep their line breaks)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return printable(super().format(record), lines=True)
 
 
 def _call(entry: str, argv: list[str]) -> int:
@@ -195,7 +204,7 @@ def cmd_play(argv: list[str]) -> int:
     announcer = _announcer(args)
     session = Session.start(game, Journal(path), announcer, seed=args.seed,
                             auto_chance=_auto_chance(args), config=files, tags=tags)
-    print(f"(journal: {path})", file=sys.stderr)
+    print(printable(f"(journal: {path})"), file=sys.stderr)
     return _run(session, sources, announcer)
 
 
@@ -228,7 +237,7 @@ def cmd_resume(argv: list[str]) -> int:
         session = Session.resume(journal, announcer, tags=tags)
     if session.code_note:
         print(f"({session.code_note})", file=sys.stderr)
-    print(f"(journal: {path})", file=sys.stderr)
+    print(printable(f"(journal: {path})"), file=sys.stderr)
     return _run(session, sources, announcer)
 
 
@@ -364,8 +373,8 @@ def cmd_state(argv: list[str]) -> int:
     if args.json:
         print(json.dumps(state_view(session), indent=2))
     else:
-        print(f"{session.game.spec.title}: {', '.join(session.game.players)}")
-        print(session.state.status())
+        print(printable(f"{session.game.spec.title}: {', '.join(session.game.players)}"))
+        print(printable(session.state.status()))
     return 0
 
 
@@ -384,7 +393,7 @@ def cmd_history(argv: list[str]) -> int:
         return 0
     for row in rows:
         who = f" [{row['source']}]" if row["source"] else ""
-        print(f"{row['seq']:>5} {row['time']} {row['kind']:<8} {row['text']}{who}")
+        print(printable(f"{row['seq']:>5} {row['time']} {row['kind']:<8} {row['text']}{who}"))
     return 0
 
 

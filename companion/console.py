@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from companion.engine import Action, Draw, IllegalAction, Priority, Throw, sentence
 from companion.observations import TextCommand
+from companion.printable import printable
 from companion.reply import Reply
 
 if TYPE_CHECKING:
@@ -152,7 +153,7 @@ def cmd_again(session: Session, args: list[str], obs: TextCommand) -> Reply:
 def cmd_help(session: Session, args: list[str], obs: TextCommand) -> Reply:
     extra = session.game.command_help()
     text = HELP + (f"\n{session.game.spec.title} commands:\n{extra}" if extra else "")
-    print(text)
+    print(printable(text, lines=True))
     return Reply(True, text)
 
 

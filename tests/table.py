@@ -17,7 +17,6 @@ from devices.emulator import PtyDevice
 
 WAIT = 30.0
 ROOT = Path(__file__).resolve().parent.parent
-ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
 
 
 class TablePlay:
@@ -29,8 +28,8 @@ class TablePlay:
             [sys.executable, "-m", "companion.cli", "play", game, "--players", players,
              "--voice", "console", "--journal", str(journal),
              "--dice", f"serial:{self.device.path}", *args],
-            cwd=ROOT, env=ENV, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT, text=True, errors="replace")
+            cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace")
         assert self.proc.stdout is not None and self.proc.stdin is not None
         self.lines: queue.Queue[str] = queue.Queue()
         self.out: list[str] = []
