@@ -96,7 +96,7 @@ usage: companion COMMAND [options]
                                      read dice or cards from pictures
   calibrate dice|cards --camera N     learn the table, the dice and the deck
 
-Input SPECs: keyboard (default), virtual (seeded random dice or deck), serial:URL
+Input SPECs: keyboard (default), virtual (dice or deck drawn by the companion), serial:URL
 (/dev/ttyUSB0, COM3, loop://, socket://host:port), camera:0 or camera:FILE.mp4 (add
 ?preview for a window showing what it reads, ?realtime to play a recording at its own
 speed), dgt:URL."""
@@ -189,7 +189,9 @@ def cmd_play(argv: list[str]) -> int:
     parser = _io_parser("companion play")
     parser.add_argument("game")
     parser.add_argument("--players", help="comma-separated names, in turn order")
-    parser.add_argument("--seed", type=int, help="seed of virtual dice and decks")
+    parser.add_argument("--seed", type=int, help="make virtual dice and decks predictable, for "
+                        "tests and demos: anyone who knows the seed knows every throw "
+                        "(without it they come from the operating system's randomness)")
     parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
     args, extra = parser.parse_known_args(argv)
     cls = find(args.game)
@@ -204,6 +206,9 @@ def cmd_play(argv: list[str]) -> int:
     announcer = _announcer(args)
     session = Session.start(game, Journal(path), announcer, seed=args.seed,
                             auto_chance=_auto_chance(args), config=files, tags=tags)
+    if args.seed is not None and _auto_chance(args):
+        print("(virtual dice and decks follow --seed: predictable by anyone who knows it)",
+              file=sys.stderr)
     print(printable(f"(journal: {path})"), file=sys.stderr)
     return _run(session, sources, announcer)
 

@@ -94,7 +94,7 @@ class Session:
         journal: Journal,
         announcer: Sink,
         *,
-        seed: int = 0,
+        seed: int | None = None,
         auto_chance: frozenset[str] = frozenset(),
         phrases: Phrasebook | None = None,
         confirm_below: float = CONFIRM_BELOW,
@@ -103,8 +103,8 @@ class Session:
         self.game = game
         self.journal = journal
         self.announcer = announcer
-        self.seed = seed
-        # Chance kinds from a seeded random source: virtual decks resolve by themselves;
+        self.seed = seed  # None: the operating system's randomness (see _virtual_outcome)
+        # Chance kinds the session draws itself: virtual decks resolve by themselves;
         # virtual dice are thrown when a player says "roll" (or presses the tray's button).
         self.auto_chance = auto_chance
         self.phrases = phrases or Phrasebook.load()
@@ -136,14 +136,16 @@ class Session:
         **kwargs: Any,
     ) -> Session:
         """A new game. ``config``: the data files it was built from (``build_game``), kept in
-        the journal so that resume rebuilds the same game whatever happens to the files."""
-        seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
+        the journal so that resume rebuilds the same game whatever happens to the files.
+        ``seed``: virtual dice and decks from a seeded generator, predictable by anyone who
+        knows it (for tests and demos); without it they come from the operating system."""
         journal.write_meta(
             {
                 "game": game.spec.name,
                 "players": list(game.players),
                 "options": dict(game.options),
-                "seed": seed,
+                "seed": seed,  # null unless given: then the draws are predictable
+                "predictable": seed is not None,
                 "auto_chance": sorted(auto_chance),
                 "config": dict(config or {}),
                 "code": code_meta(type(game)),  # what resume compares (provenance.py)
@@ -163,7 +165,7 @@ class Session:
             game,
             journal,
             announcer,
-            seed=int(meta.get("seed", 0)),
+            seed=_seed(meta),
             auto_chance=frozenset(meta.get("auto_chance", [])),
             **kwargs,
         )
@@ -184,7 +186,7 @@ class Session:
 
         meta = journal.meta()
         game = game_from_meta(meta)
-        session = cls(game, journal, Recorder(), seed=int(meta.get("seed", 0)),
+        session = cls(game, journal, Recorder(), seed=_seed(meta),
                       auto_chance=frozenset(meta.get("auto_chance", [])))
         session._rebuild(meta)
         return session
@@ -447,7 +449,7 @@ class Session:
             listener(self, events)
 
     def _settle(self, *, offer_choices: bool = True) -> None:
-        """Supply due virtual cards (seeded, journaled), then offer the choices."""
+        """Supply due virtual cards (drawn, journaled), then offer the choices."""
         while self._auto_due():
             self._commit(self._virtual_outcome(), "virtual", 1.0)
         if offer_choices and not self.state.is_terminal():
@@ -465,8 +467,12 @@ class Session:
         )
 
     def _virtual_outcome(self) -> Action:
-        # Seeded by the game's seed and the journal position: resume continues the sequence.
-        rng = random.Random(f"{self.seed}:{self.journal.count()}")
+        """One virtual throw or card, drawn now. It is journaled as an outcome, so resume,
+        replay and undo never draw again; nothing stored predicts the next one (the operating
+        system's randomness, each draw), unless the game was started with a seed."""
+        rng: random.Random = _SYSTEM_RANDOM
+        if self.seed is not None:  # predictable on purpose: tests and demos
+            rng = random.Random(f"{self.seed}:{self.journal.count()}")
         return self.state.sample_chance(rng)
 
     def roll_virtual(self, source: str = "keyboard") -> Reply:
@@ -493,6 +499,15 @@ _DEVICE_HANDLERS: dict[type[Observation], Callable[[Session, Observation], Reply
     ButtonPressed: Session._on_button,
     TagSeen: Session._on_tag,
 }
+
+
+_SYSTEM_RANDOM = random.SystemRandom()  # os.urandom, read at every draw: no state to predict
+
+
+def _seed(meta: Mapping[str, Any]) -> int | None:
+    """The seed of a game started with one. Journals written before draws came from the
+    operating system stored a seed they did not ask for: those now draw from it too."""
+    return int(meta["seed"]) if meta.get("predictable") and meta.get("seed") is not None else None
 
 
 def action_words(action: Action) -> str:
