@@ -25,6 +25,7 @@ from companion.journal import (
     new_journal_path,
     unused_path,
 )
+from companion.phrases import Phrasebook
 from companion.printable import printable
 from companion.session import ReplayError, Session, build_game, salvage
 from companion.sources import Source, open_source
@@ -203,9 +204,11 @@ def cmd_play(argv: list[str]) -> int:
     path = Path(args.journal) if args.journal else new_journal_path(cls.spec.name)
     if path.exists() and holds_a_game(path):
         raise ValueError(f"{path} already holds a game: use 'companion resume --journal {path}'")
+    phrases = Phrasebook.load()  # a damaged phrases file is refused before any journal is made
     announcer = _announcer(args)
     session = Session.start(game, Journal(path), announcer, seed=args.seed,
-                            auto_chance=_auto_chance(args), config=files, tags=tags)
+                            auto_chance=_auto_chance(args), config=files, tags=tags,
+                            phrases=phrases)
     if args.seed is not None and _auto_chance(args):
         print("(virtual dice and decks follow --seed: predictable by anyone who knows it)",
               file=sys.stderr)
