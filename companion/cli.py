@@ -15,6 +15,7 @@ from typing import Any
 
 from companion.clock import start_clock
 from companion.config import user_data_dir
+from companion.console import name_problem
 from companion.engine import Game, Priority
 from companion.games import find, load_all
 from companion.journal import (
@@ -199,6 +200,9 @@ def cmd_play(argv: list[str]) -> int:
     options = _game_options(cls, args.option, extra, args)
     players = _players(cls, args.players)
     game, files = build_game(cls, players, options)
+    problem = name_problem(game.players, game.command_help())
+    if problem:  # before any journal is made
+        raise ValueError(problem)
     tags = _tags(args)
     sources = _sources(args)  # a bad source spec is refused before any journal is made
     path = Path(args.journal) if args.journal else new_journal_path(cls.spec.name)

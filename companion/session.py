@@ -138,7 +138,11 @@ class Session:
         """A new game. ``config``: the data files it was built from (``build_game``), kept in
         the journal so that resume rebuilds the same game whatever happens to the files.
         ``seed``: virtual dice and decks from a seeded generator, predictable by anyone who
-        knows it (for tests and demos); without it they come from the operating system."""
+        knows it (for tests and demos); without it they come from the operating system.
+        Player names that cannot be typed, or that read as commands, are a ValueError."""
+        problem = console.name_problem(game.players, game.command_help())
+        if problem:
+            raise ValueError(problem)
         journal.write_meta(
             {
                 "game": game.spec.name,
@@ -291,9 +295,14 @@ class Session:
             raise IllegalAction(f"{self.game.players[index]}, it is {whose}'s turn")
 
     def player_index(self, name: str) -> int:
+        """The player called ``name``: in any case, or written without its spaces or with
+        other marks for them (a device's seat "@Horse_and_Rider")."""
         for i, player in enumerate(self.game.players):
-            if player.lower() == name.lower():
+            if player.casefold() == name.casefold():
                 return i
+        loose = [i for i, player in enumerate(self.game.players) if _loose(player) == _loose(name)]
+        if len(loose) == 1 and _loose(name):
+            return loose[0]
         raise IllegalAction(f"There is no player called {name}")
 
     def offer(self, action: Action, source: str, confidence: float = 1.0,
@@ -607,6 +616,10 @@ def salvage(source: Journal, dest: Journal) -> int:
         dest.append(entry.kind, entry.payload, source=entry.source,
                     confidence=entry.confidence, note=entry.note, at=entry.time)
     return kept
+
+
+def _loose(name: str) -> str:
+    return "".join(ch for ch in name.casefold() if ch.isalnum())
 
 
 def _some(value: int, count: int) -> str:
