@@ -31,17 +31,31 @@ class EndOfInput:
     source: str = "keyboard"
 
 
+WAITING = 10_000  # observations waiting for the session at most: a flood cannot grow memory
+
+
 @dataclass
 class Inbox:
-    """The session's inbound queue. ``emit`` is what sources are given; it is thread-safe."""
+    """The session's inbound queue. ``emit`` is what sources are given; it is thread-safe.
+    It is bounded: a source faster than the session waits in ``emit`` (its device's own
+    buffer fills and the device waits), so no flood grows the companion's memory."""
 
-    items: queue.Queue[Observation | EndOfInput] = field(default_factory=queue.Queue)
+    items: queue.Queue[Observation | EndOfInput] = field(
+        default_factory=lambda: queue.Queue(maxsize=WAITING))
+    closed: threading.Event = field(default_factory=threading.Event)
 
     def emit(self, obs: Observation | EndOfInput) -> None:
-        self.items.put(obs)
+        # Waiting for room, but never past the loop's end: a source blocked here must still
+        # see its close().
+        while not self.closed.is_set():
+            try:
+                self.items.put(obs, timeout=0.1)
+                return
+            except queue.Full:
+                continue
 
     def __call__(self, obs: Observation) -> None:
-        self.items.put(obs)
+        self.emit(obs)
 
 
 class KeyboardSource:
@@ -107,6 +121,7 @@ def run(session: Session, sources: Iterable[Source], *, stop_when_over: bool = F
     except KeyboardInterrupt:
         session.say("Game saved. Goodbye.")
     finally:
+        inbox.closed.set()
         for source in started:
             source.close()
     return 0

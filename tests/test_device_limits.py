@@ -4,11 +4,12 @@ real ptys, real floods, the companion as a player runs it."""
 from __future__ import annotations
 
 import os
+import queue
 import threading
 
 from companion.games import find
 from companion.journal import ACTION, REFUSED, Journal
-from companion.loop import KeyboardSource, run
+from companion.loop import WAITING, Inbox, KeyboardSource, run
 from companion.observations import ButtonPressed, DeviceError, DiceSeen
 from companion.refusals import BURST, RefusalLimiter
 from companion.session import Session
@@ -225,3 +226,27 @@ def test_the_announcer_keeps_a_bounded_history():
         assert announcer.spoken[-1] == f"sentence {5 * HISTORY - 1}"
     finally:
         announcer.close()
+
+
+def test_the_inbox_holds_a_bounded_number_of_observations():
+    inbox = Inbox(queue.Queue(maxsize=5))
+    flood = threading.Thread(
+        target=lambda: [inbox(DeviceError(source="serial:x", reason="junk")) for _ in range(50)],
+        daemon=True)
+    flood.start()
+    wait_until(lambda: inbox.items.full())
+    assert flood.is_alive() and inbox.items.qsize() == 5  # the source waits, memory does not grow
+    for _ in range(50):
+        inbox.items.get(timeout=WAIT)
+    flood.join(WAIT)
+    assert Inbox().items.maxsize == WAITING
+
+
+def test_a_source_waiting_on_a_full_inbox_is_let_go_when_the_loop_ends():
+    inbox = Inbox(queue.Queue(maxsize=1))
+    inbox(DeviceError(source="serial:x", reason="junk"))
+    waiting = threading.Thread(target=inbox, args=(DeviceError(source="serial:x", reason="j"),))
+    waiting.start()
+    inbox.closed.set()
+    waiting.join(WAIT)
+    assert not waiting.is_alive()
