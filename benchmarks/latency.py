@@ -49,6 +49,9 @@ class TimingSink:
     def wait_idle(self, timeout: float | None = None) -> bool:
         return True
 
+    def behind(self) -> bool:
+        return False
+
     def close(self) -> None:
         pass
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from companion.clock import start_clock
 from companion.config import user_data_dir
+from companion.console import name_problem
 from companion.engine import Game, Priority
 from companion.games import find, load_all
 from companion.journal import (
@@ -26,6 +27,8 @@ from companion.journal import (
     new_journal_path,
     unused_path,
 )
+from companion.phrases import Phrasebook
+from companion.printable import printable
 from companion.session import ReplayError, Session, build_game, salvage
 from companion.sources import Source, open_source
 
@@ -69,7 +72,7 @@ def _dispatch(command: str, rest: list[str]) -> int:
     except (JournalError, KeyError, ValueError, FileNotFoundError) as err:
         message = err.args[0] if isinstance(err, KeyError) and err.args else err
         log.warning("companion %s refused: %s", command, message)
-        print(f"companion {command}: {message}", file=sys.stderr)
+        print(printable(f"companion {command}: {message}"), file=sys.stderr)
         return 2
     print(f"companion: unknown command {command!r}\n\n{USAGE}", file=sys.stderr)
     return 2
@@ -101,7 +104,7 @@ usage: companion COMMAND [options]
                                      read dice or cards from pictures
   calibrate dice|cards --camera N     learn the table, the dice and the deck
 
-Input SPECs: keyboard (default), virtual (seeded random dice or deck), serial:URL
+Input SPECs: keyboard (default), virtual (dice or deck drawn by the companion), serial:URL
 (/dev/ttyUSB0, COM3, loop://, socket://host:port), camera:0 or camera:FILE.mp4 (add
 ?preview for a window showing what it reads, ?realtime to play a recording at its own
 speed), dgt:URL."""
@@ -115,10 +118,18 @@ def _setup_logging() -> None:
     except OSError:
         handler = logging.StreamHandler(sys.stderr)
         handler.setLevel(logging.ERROR)
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    handler.setFormatter(_PrintableFormatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     root = logging.getLogger()
     root.addHandler(handler)
     root.setLevel(logging.INFO)
+
+
+class _PrintableFormatter(logging.Formatter):
+    """Log lines without control characters: device text and names are logged too, and a
+    log is read in a terminal (tracebacks keep their line breaks)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return printable(super().format(record), lines=True)
 
 
 def _call(entry: str, argv: list[str]) -> int:
@@ -196,23 +207,33 @@ def cmd_play(argv: list[str]) -> int:
     parser = _io_parser("companion play")
     parser.add_argument("game")
     parser.add_argument("--players", help="comma-separated names, in turn order")
-    parser.add_argument("--seed", type=int, help="seed of virtual dice and decks")
+    parser.add_argument("--seed", type=int, help="make virtual dice and decks predictable, for "
+                        "tests and demos: anyone who knows the seed knows every throw "
+                        "(without it they come from the operating system's randomness)")
     parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
     args, extra = parser.parse_known_args(argv)
     cls = find(args.game)
     options = _game_options(cls, args.option, extra, args)
     players = _players(cls, args.players)
     game, files = build_game(cls, players, options)
+    problem = name_problem(game.players, game.command_help())
+    if problem:  # before any journal is made
+        raise ValueError(problem)
     tags = _tags(args)
     sources = _sources(args)  # a bad source spec is refused before any journal is made
     path = Path(args.journal) if args.journal else new_journal_path(cls.spec.name)
     if path.exists() and holds_a_game(path):
         raise ValueError(f"{path} already holds a game: use 'companion resume --journal {path}'")
     club = _club(args)  # a bad broker address is refused before any journal is made
+    phrases = Phrasebook.load()  # a damaged phrases file is refused before any journal is made
     announcer = _announcer(args)
     session = Session.start(game, Journal(path), announcer, seed=args.seed,
-                            auto_chance=_auto_chance(args), config=files, tags=tags)
-    print(f"(journal: {path})", file=sys.stderr)
+                            auto_chance=_auto_chance(args), config=files, tags=tags,
+                            phrases=phrases)
+    if args.seed is not None and _auto_chance(args):
+        print("(virtual dice and decks follow --seed: predictable by anyone who knows it)",
+              file=sys.stderr)
+    print(printable(f"(journal: {path})"), file=sys.stderr)
     return _run(session, sources, announcer, club)
 
 
@@ -246,7 +267,7 @@ def cmd_resume(argv: list[str]) -> int:
         session = Session.resume(journal, announcer, tags=tags)
     if session.code_note:
         print(f"({session.code_note})", file=sys.stderr)
-    print(f"(journal: {path})", file=sys.stderr)
+    print(printable(f"(journal: {path})"), file=sys.stderr)
     return _run(session, sources, announcer, club)
 
 
@@ -406,8 +427,8 @@ def cmd_state(argv: list[str]) -> int:
     if args.json:
         print(json.dumps(state_view(session), indent=2))
     else:
-        print(f"{session.game.spec.title}: {', '.join(session.game.players)}")
-        print(session.state.status())
+        print(printable(f"{session.game.spec.title}: {', '.join(session.game.players)}"))
+        print(printable(session.state.status()))
     return 0
 
 
@@ -426,7 +447,7 @@ def cmd_history(argv: list[str]) -> int:
         return 0
     for row in rows:
         who = f" [{row['source']}]" if row["source"] else ""
-        print(f"{row['seq']:>5} {row['time']} {row['kind']:<8} {row['text']}{who}")
+        print(printable(f"{row['seq']:>5} {row['time']} {row['kind']:<8} {row['text']}{who}"))
     return 0
 
 

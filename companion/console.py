@@ -1,18 +1,21 @@
 """Console commands common to every game, as a dispatch table.
 
-A line may start with a player's name ("Blue roll 4", "Blue: buy"): the input is then from
-that player, and refused if it is not theirs to give. Anything not in the table is offered to
-the game: first as a question (``Game.query``), then as a game action (``Game.parse_action``).
+A line may start with a player's name ("Blue roll 4", "Blue: buy", "Horse and Rider roll 4",
+'"Horse and Rider" roll 4'): the input is then from that player, and refused if it is not
+theirs to give. Names that would read as commands are refused when a game starts. Anything
+not in the table is offered to the game: first as a question (``Game.query``), then as a game
+action (``Game.parse_action``).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from companion.engine import Action, Draw, IllegalAction, Priority, Throw, sentence
 from companion.observations import TextCommand
+from companion.printable import printable
 from companion.reply import Reply
 
 if TYPE_CHECKING:
@@ -37,23 +40,78 @@ Start a line with a player's name to give it as that player ("Blue roll 4")."""
 
 
 def handle(session: Session, obs: TextCommand) -> Reply:
+    speaker, rest = split_speaker(session.game.players, obs.text)
+    if speaker is not None:
+        obs = TextCommand(source=obs.source, text=rest, player=speaker,
+                          confidence=obs.confidence, time=obs.time)
     words = obs.text.replace(":", " ").split()
     if not words:
         return Reply(True)
-    if len(words) > 1 and _is_player(session, words[0]):
-        obs = TextCommand(
-            source=obs.source, text=" ".join(words[1:]), player=words[0],
-            confidence=obs.confidence, time=obs.time,
-        )
-        words = words[1:]
     handler = COMMANDS.get(words[0].lower())
     if handler is not None:
         return handler(session, words[1:], obs)
     return _game_command(session, obs)
 
 
-def _is_player(session: Session, word: str) -> bool:
-    return any(word.lower() == p.lower() for p in session.game.players)
+def split_speaker(players: Sequence[str], text: str) -> tuple[str | None, str]:
+    """The player a line starts with, if any, and the rest: the name as typed (any case),
+    quoted or not, followed by a space or a colon; the longest name wins ("Ann Lee" over
+    "Ann"). A line that is only a name is not one (it may be a command)."""
+    line = text.strip()
+    if line[:1] in QUOTES:
+        end = line.find(QUOTES[line[0]], 1)
+        if end > 0:
+            name = line[1:end].strip().casefold()
+            rest = line[end + 1:].lstrip(" \t:")
+            for player in players:
+                if player.casefold() == name and rest:
+                    return player, rest
+    for player in sorted(players, key=len, reverse=True):
+        size = len(player)
+        if line[:size].casefold() == player.casefold() and line[size:size + 1] in (" ", "\t",
+                                                                                    ":"):
+            rest = line[size:].lstrip(" \t:")
+            if rest:
+                return player, rest
+    return None, line
+
+
+QUOTES = {'"': '"', "'": "'", "\u201c": "\u201d", "\u2018": "\u2019"}
+
+
+def name_problem(names: Sequence[str], game_help: str) -> str | None:
+    """Why these player names cannot be used, or None. A name must be typeable and must not
+    read as a command: a player called "Roll" would make "Roll 4" a throw by nobody."""
+    taken = set(COMMANDS) | _command_words(game_help)
+    seen: set[str] = set()
+    for name in names:
+        if not name.strip():
+            return "A player's name cannot be empty."
+        if printable(name) != name:
+            return (f"The name \"{printable(name)}\" holds control characters; give it as "
+                    "plain text.")
+        key = name.strip().casefold()
+        if key in seen:
+            return (f"Two players are called \"{name}\": names must differ (capitals aside), "
+                    "or input could not say whose it is.")
+        seen.add(key)
+        if key in taken:
+            return (f"A player cannot be called \"{name}\": {key} is a command, so a line "
+                    f"starting with \"{name}\" would be read as that command. Choose another "
+                    "name.")
+    return None
+
+
+def _command_words(game_help: str) -> set[str]:
+    """The words a game's commands start with, from its help ("buy | auction   buy the...")."""
+    words: set[str] = set()
+    for line in game_help.splitlines():
+        syntax = line.strip().split("  ")[0]
+        for alternative in syntax.split("|"):
+            first = alternative.split()[:1]
+            if first and first[0].isalpha() and first[0].islower():
+                words.add(first[0])
+    return words
 
 
 def _game_command(session: Session, obs: TextCommand) -> Reply:
@@ -146,7 +204,7 @@ def cmd_again(session: Session, args: list[str], obs: TextCommand) -> Reply:
 def cmd_help(session: Session, args: list[str], obs: TextCommand) -> Reply:
     extra = session.game.command_help()
     text = HELP + (f"\n{session.game.spec.title} commands:\n{extra}" if extra else "")
-    print(text)
+    print(printable(text, lines=True))
     return Reply(True, text)
 
 
@@ -165,6 +223,7 @@ def cmd_no(session: Session, args: list[str], obs: TextCommand) -> Reply:
 
 
 def cmd_quit(session: Session, args: list[str], obs: TextCommand) -> Reply:
+    session.tick(every=True)  # a device's held-back refusals are said before goodbye
     session.say("Game saved. Goodbye.", Priority.RESULT)
     return Reply(True, "quit", quit=True)
 

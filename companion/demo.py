@@ -86,6 +86,7 @@ def main(argv: list[str]) -> int:
             session.submit(inbox.get(timeout=WAIT))
             if not args.fast:
                 announcer.wait_idle()
+        session.tick(every=True)  # refusals held back by a (too fast) flood
         winners = [players[w] for w in session.state.winners()]
         announcer.wait_idle()
         session.journal.close()

@@ -21,6 +21,8 @@ from companion.sources import Emit, Source
 
 log = logging.getLogger("companion.loop")
 
+TICK_SECONDS = 0.5  # how often an idle loop looks for held-back refusals to summarise
+
 
 @dataclass(frozen=True)
 class EndOfInput:
@@ -29,17 +31,31 @@ class EndOfInput:
     source: str = "keyboard"
 
 
+WAITING = 10_000  # observations waiting for the session at most: a flood cannot grow memory
+
+
 @dataclass
 class Inbox:
-    """The session's inbound queue. ``emit`` is what sources are given; it is thread-safe."""
+    """The session's inbound queue. ``emit`` is what sources are given; it is thread-safe.
+    It is bounded: a source faster than the session waits in ``emit`` (its device's own
+    buffer fills and the device waits), so no flood grows the companion's memory."""
 
-    items: queue.Queue[Observation | EndOfInput] = field(default_factory=queue.Queue)
+    items: queue.Queue[Observation | EndOfInput] = field(
+        default_factory=lambda: queue.Queue(maxsize=WAITING))
+    closed: threading.Event = field(default_factory=threading.Event)
 
     def emit(self, obs: Observation | EndOfInput) -> None:
-        self.items.put(obs)
+        # Waiting for room, but never past the loop's end: a source blocked here must still
+        # see its close().
+        while not self.closed.is_set():
+            try:
+                self.items.put(obs, timeout=0.1)
+                return
+            except queue.Full:
+                continue
 
     def __call__(self, obs: Observation) -> None:
-        self.items.put(obs)
+        self.emit(obs)
 
 
 class KeyboardSource:
@@ -82,20 +98,30 @@ def run(session: Session, sources: Iterable[Source], *, stop_when_over: bool = F
     started: list[Source] = []
     try:
         for source in sources:
+            device = getattr(source, "device", None)  # "dice device": how refusals name it
+            if isinstance(device, str):
+                session.source_labels[source.name] = f"the {device}"
             source.start(inbox)
             started.append(source)
         while True:
-            item = inbox.items.get()
+            try:
+                item = inbox.items.get(timeout=TICK_SECONDS)
+            except queue.Empty:
+                session.tick()  # a flood's summary is said when its window has passed
+                continue
             if isinstance(item, EndOfInput):
                 break
             reply = session.submit(item)
             if reply.quit:
                 break
+            session.tick()
             if stop_when_over and session.state.is_terminal():
                 break
+        session.tick(every=True)  # nothing a device's flood had held back goes unsaid
     except KeyboardInterrupt:
         session.say("Game saved. Goodbye.")
     finally:
+        inbox.closed.set()
         for source in started:
             source.close()
     return 0

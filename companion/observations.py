@@ -11,6 +11,10 @@ from dataclasses import dataclass, field
 
 CONFIRM_BELOW = 0.9  # readings less sure than this are confirmed before they count
 
+# The buttons a device may press (docs/protocol.md): each is the console command of its name.
+# Nothing else: a device must not buy, quit or undo its way around the players.
+BUTTONS = ("undo", "yes", "no", "again", "status", "options")
+
 
 def now() -> float:
     return time.monotonic()
@@ -50,7 +54,7 @@ class TagSeen(Observation):
 
 @dataclass(frozen=True)
 class ButtonPressed(Observation):
-    button: str = ""  # device button name ("undo", "yes", "1")
+    button: str = ""  # one of BUTTONS ("undo", "yes")
 
 
 @dataclass(frozen=True)

@@ -6,9 +6,10 @@ A phrase is a str.format template over the event's fields plus ``name`` (the pla
 from __future__ import annotations
 
 import logging
+import string
 from collections.abc import Mapping, Sequence
 
-from companion.config import load_json
+from companion.datafile import kind_of, load_fields
 from companion.engine import Event
 
 log = logging.getLogger("companion.phrases")
@@ -21,10 +22,22 @@ class Phrasebook:
     @classmethod
     def load(cls, language: str = "en") -> Phrasebook:
         try:
-            data = load_json(f"phrases/{language}.json")
+            f = load_fields(f"phrases/{language}.json", "a phrases")
         except FileNotFoundError:
             return cls()
-        return cls({k: v for k, v in data.items() if not k.startswith("_")})
+        templates = {}
+        for key, value in f.data.items():
+            if key.startswith("_"):
+                continue  # comments
+            if not isinstance(value, str):
+                raise f.fail(key, f"must be a sentence (text), not {kind_of(value)}")
+            try:
+                list(string.Formatter().parse(value))
+            except ValueError as err:
+                raise f.fail(key, f"is not a template: {err} (write {{{{ and }}}} for a "
+                                  "brace)") from None
+            templates[key] = value
+        return cls(templates)
 
     def render(self, event: Event, names: Sequence[str]) -> str:
         template = self.templates.get(event.key)

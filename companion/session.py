@@ -36,6 +36,7 @@ from companion.engine import (
 from companion.games import find
 from companion.journal import ACTION, CORRECT, REFUSED, UNDO, Entry, Journal, JournalError
 from companion.observations import (
+    BUTTONS,
     CONFIRM_BELOW,
     ButtonPressed,
     DeviceError,
@@ -47,6 +48,7 @@ from companion.observations import (
 )
 from companion.phrases import Phrasebook
 from companion.provenance import code_change, code_meta, describe
+from companion.refusals import RefusalLimiter
 from companion.reply import Reply
 from companion.tags import TagMap
 from companion.voice import Sink
@@ -92,7 +94,7 @@ class Session:
         journal: Journal,
         announcer: Sink,
         *,
-        seed: int = 0,
+        seed: int | None = None,
         auto_chance: frozenset[str] = frozenset(),
         phrases: Phrasebook | None = None,
         confirm_below: float = CONFIRM_BELOW,
@@ -101,14 +103,16 @@ class Session:
         self.game = game
         self.journal = journal
         self.announcer = announcer
-        self.seed = seed
-        # Chance kinds from a seeded random source: virtual decks resolve by themselves;
+        self.seed = seed  # None: the operating system's randomness (see _virtual_outcome)
+        # Chance kinds the session draws itself: virtual decks resolve by themselves;
         # virtual dice are thrown when a player says "roll" (or presses the tray's button).
         self.auto_chance = auto_chance
         self.phrases = phrases or Phrasebook.load()
         self.confirm_below = confirm_below
         self.tags = tags or TagMap()
         self._refused_sources: set[str] = set()  # sources whose last input was refused aloud
+        self.refusals = RefusalLimiter()  # a flooding device is said once, then summarised
+        self.source_labels: dict[str, str] = {}  # "serial:/dev/ttyUSB0" -> "the dice device"
         announcer.set_barrier(journal.wait_durable)  # announce nothing before it is on disk
         self.state: State = game.new_state()
         self.applied: list[Action] = []  # the effective actions, after undo and corrections
@@ -132,14 +136,20 @@ class Session:
         **kwargs: Any,
     ) -> Session:
         """A new game. ``config``: the data files it was built from (``build_game``), kept in
-        the journal so that resume rebuilds the same game whatever happens to the files."""
-        seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
+        the journal so that resume rebuilds the same game whatever happens to the files.
+        ``seed``: virtual dice and decks from a seeded generator, predictable by anyone who
+        knows it (for tests and demos); without it they come from the operating system.
+        Player names that cannot be typed, or that read as commands, are a ValueError."""
+        problem = console.name_problem(game.players, game.command_help())
+        if problem:
+            raise ValueError(problem)
         journal.write_meta(
             {
                 "game": game.spec.name,
                 "players": list(game.players),
                 "options": dict(game.options),
-                "seed": seed,
+                "seed": seed,  # null unless given: then the draws are predictable
+                "predictable": seed is not None,
                 "auto_chance": sorted(auto_chance),
                 "config": dict(config or {}),
                 "code": code_meta(type(game)),  # what resume compares (provenance.py)
@@ -159,7 +169,7 @@ class Session:
             game,
             journal,
             announcer,
-            seed=int(meta.get("seed", 0)),
+            seed=_seed(meta),
             auto_chance=frozenset(meta.get("auto_chance", [])),
             **kwargs,
         )
@@ -180,7 +190,7 @@ class Session:
 
         meta = journal.meta()
         game = game_from_meta(meta)
-        session = cls(game, journal, Recorder(), seed=int(meta.get("seed", 0)),
+        session = cls(game, journal, Recorder(), seed=_seed(meta),
                       auto_chance=frozenset(meta.get("auto_chance", [])))
         session._rebuild(meta)
         return session
@@ -260,7 +270,11 @@ class Session:
 
     def _on_button(self, obs: Observation) -> Reply:
         assert isinstance(obs, ButtonPressed)
-        # A device button is the console command of the same name ("undo", "yes").
+        # A device button is the console command of the same name ("undo", "yes"), and only
+        # the documented buttons are: a device never types a command of its own.
+        if obs.button not in BUTTONS:
+            raise IllegalAction(f"A device pressed a button '{obs.button}' that does not "
+                                f"exist; the buttons are {', '.join(BUTTONS)}")
         return self.submit(TextCommand(source=obs.source, text=obs.button,
                                        player=obs.player, time=obs.time))
 
@@ -281,9 +295,14 @@ class Session:
             raise IllegalAction(f"{self.game.players[index]}, it is {whose}'s turn")
 
     def player_index(self, name: str) -> int:
+        """The player called ``name``: in any case, or written without its spaces or with
+        other marks for them (a device's seat "@Horse_and_Rider")."""
         for i, player in enumerate(self.game.players):
-            if player.lower() == name.lower():
+            if player.casefold() == name.casefold():
                 return i
+        loose = [i for i, player in enumerate(self.game.players) if _loose(player) == _loose(name)]
+        if len(loose) == 1 and _loose(name):
+            return loose[0]
         raise IllegalAction(f"There is no player called {name}")
 
     def offer(self, action: Action, source: str, confidence: float = 1.0,
@@ -314,6 +333,10 @@ class Session:
 
     def refuse(self, reason: str, obs: Observation | None = None, *, journal: bool = True) -> Reply:
         source = obs.source if obs else ""
+        if not self.refusals.admit(source, reason, idle=not self.announcer.behind(),
+                                   unreadable=isinstance(obs, DeviceError), journal=journal):
+            log.debug("refused quietly (%s): %s", source, reason)  # counted; said in tick()
+            return Reply(False, reason)
         log.warning("refused (%s): %s", source, reason)
         if journal:
             raw = obs.text if isinstance(obs, TextCommand) else type(obs).__name__ if obs else ""
@@ -321,6 +344,19 @@ class Session:
             self._notify(())
         self.say(reason, Priority.REFUSAL)
         return Reply(False, reason)
+
+    def tick(self, *, every: bool = False) -> None:
+        """Say (and journal, once) the refusals a device's flood had held back, when its
+        window has passed (``every``: all of them now, before quitting)."""
+        for held in self.refusals.due(idle=not self.announcer.behind(), every=every):
+            label = self.source_labels.get(held.source, f"the input {held.source}")
+            text = held.summary(label)
+            log.warning("refused (%s): %s", held.source, text)
+            if held.journal:
+                self.journal.append(REFUSED, {"input": f"{held.count} inputs",
+                                              "count": held.count},
+                                    source=held.source, note=text)
+            self.say(text, Priority.REFUSAL)
 
     # --- state changes ----------------------------------------------------------------
 
@@ -431,7 +467,7 @@ class Session:
             listener(self, events)
 
     def _settle(self, *, offer_choices: bool = True) -> None:
-        """Supply due virtual cards (seeded, journaled), then offer the choices."""
+        """Supply due virtual cards (drawn, journaled), then offer the choices."""
         while self._auto_due():
             self._commit(self._virtual_outcome(), "virtual", 1.0)
         if offer_choices and not self.state.is_terminal():
@@ -449,8 +485,12 @@ class Session:
         )
 
     def _virtual_outcome(self) -> Action:
-        # Seeded by the game's seed and the journal position: resume continues the sequence.
-        rng = random.Random(f"{self.seed}:{self.journal.count()}")
+        """One virtual throw or card, drawn now. It is journaled as an outcome, so resume,
+        replay and undo never draw again; nothing stored predicts the next one (the operating
+        system's randomness, each draw), unless the game was started with a seed."""
+        rng: random.Random = _SYSTEM_RANDOM
+        if self.seed is not None:  # predictable on purpose: tests and demos
+            rng = random.Random(f"{self.seed}:{self.journal.count()}")
         return self.state.sample_chance(rng)
 
     def roll_virtual(self, source: str = "keyboard") -> Reply:
@@ -477,6 +517,15 @@ _DEVICE_HANDLERS: dict[type[Observation], Callable[[Session, Observation], Reply
     ButtonPressed: Session._on_button,
     TagSeen: Session._on_tag,
 }
+
+
+_SYSTEM_RANDOM = random.SystemRandom()  # os.urandom, read at every draw: no state to predict
+
+
+def _seed(meta: Mapping[str, Any]) -> int | None:
+    """The seed of a game started with one. Journals written before draws came from the
+    operating system stored a seed they did not ask for: those now draw from it too."""
+    return int(meta["seed"]) if meta.get("predictable") and meta.get("seed") is not None else None
 
 
 def action_words(action: Action) -> str:
@@ -576,6 +625,10 @@ def salvage(source: Journal, dest: Journal) -> int:
         dest.append(entry.kind, entry.payload, source=entry.source,
                     confidence=entry.confidence, note=entry.note, at=entry.time)
     return kept
+
+
+def _loose(name: str) -> str:
+    return "".join(ch for ch in name.casefold() if ch.isalnum())
 
 
 def _some(value: int, count: int) -> str:

@@ -38,7 +38,7 @@ def open_source(spec: str, role: str) -> Source:
     entry = SOURCES.get(scheme)
     if entry is None:
         known = ", ".join(["keyboard", "virtual", *SOURCES])
-        raise ValueError(f"unknown input source {spec!r}; use one of: {known}")
+        raise ValueError(f"unknown input source {spec!r}; use one of: {known}.")
     module_name, _, func_name = entry.partition(":")
     factory = getattr(importlib.import_module(module_name), func_name)
     source: Source = factory(target, role)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from companion.config import load_json
+from companion.datafile import load_fields
 from companion.engine import IllegalAction
 from companion.observations import TagSeen, TextCommand
 
@@ -22,9 +22,15 @@ class TagMap:
     @classmethod
     def load(cls, name_or_path: str) -> TagMap:
         relative = name_or_path if name_or_path.endswith(".json") else f"tags/{name_or_path}.json"
-        data = load_json(relative)
-        tags = {str(k).upper(): str(v) for k, v in data.get("tags", {}).items()}
-        return cls(tags, data.get("name", name_or_path))
+        f = load_fields(relative, "a tag map")
+        lines = f.text_map("tags")
+        inner = f.obj("tags")
+        for tag, line in lines.items():
+            if not tag or any(c not in "0123456789abcdefABCDEF" for c in tag):
+                raise inner.fail(tag, "is not a tag id: ids are hexadecimal (like 04A1B2C3)")
+            if not line.strip():
+                raise inner.fail(tag, "must be the console line the tag stands for")
+        return cls({k.upper(): v for k, v in lines.items()}, f.text("name", name_or_path))
 
     def resolve(self, obs: TagSeen) -> TextCommand:
         line = self.tags.get(obs.tag.upper())

@@ -27,10 +27,12 @@ from pathlib import Path
 from typing import Protocol, TextIO
 
 from companion.engine import Priority
+from companion.printable import printable
 
 log = logging.getLogger("companion.voice")
 
 STALE_SECONDS = 2.0  # chatter older than this when its turn comes is dropped
+HISTORY = 200  # spoken and dropped sentences kept (for the demo summary): bounded under a flood
 
 
 @dataclass(frozen=True)
@@ -55,6 +57,11 @@ class Sink(Protocol):
     def set_barrier(self, barrier: Barrier) -> None: ...
 
     def wait_idle(self, timeout: float | None = None) -> bool: ...
+
+    def behind(self) -> bool:
+        """Whether speech is still owed: something given that a voice is yet to say (text
+        backends are never behind). A device's refusals wait for this (refusals.py)."""
+        ...
 
     def close(self) -> None: ...
 
@@ -82,7 +89,7 @@ class ConsoleBackend:
 
     def speak(self, text: str) -> None:
         out = self.stream or sys.stdout
-        out.write(text + "\n")
+        out.write(printable(text, lines=True) + "\n")
         out.flush()
 
     def close(self) -> None:
@@ -240,7 +247,7 @@ class Announcer:
         self._queue: queue.Queue[Utterance | None] = queue.Queue()
         self._echo = echo
         self._stale = stale_seconds
-        self._warn = warn or (lambda msg: print(f"warning: {msg}", file=sys.stderr))
+        self._warn = warn or (lambda msg: print(f"warning: {printable(msg)}", file=sys.stderr))
         self._pending = 0  # said but not yet spoken or dropped
         self._idle = threading.Condition()
         self._barrier: Barrier = lambda: None
@@ -256,7 +263,8 @@ class Announcer:
     def say(self, text: str, priority: int = Priority.INFO) -> None:
         with self._idle:
             self._pending += 1
-        self._queue.put(Utterance(text, priority))
+        # Device text and player names reach the terminal (and the speech engine) from here.
+        self._queue.put(Utterance(printable(text, lines=True), priority))
 
     def set_barrier(self, barrier: Barrier) -> None:
         self._barrier = barrier
@@ -265,6 +273,12 @@ class Announcer:
         """Block until everything queued has been said (or dropped)."""
         with self._idle:
             return self._idle.wait_for(lambda: self._pending == 0, timeout)
+
+    def behind(self) -> bool:
+        if self.backend_name in {"console", "silent"}:
+            return False  # text costs nothing
+        with self._idle:
+            return self._pending > 0
 
     def close(self, timeout: float = 60.0) -> None:
         self._queue.put(None)
@@ -296,7 +310,7 @@ class Announcer:
 
     def _handle(self, backend: Backend, item: Utterance) -> Backend:
         if self._is_stale(item):
-            self.dropped.append(item.text)
+            _keep(self.dropped, item.text)
             log.info("dropped stale chatter: %s", item.text)
             return backend
         if self._barrier() is False and not self._durability_warned:
@@ -326,7 +340,7 @@ class Announcer:
     def _speak(self, backend: Backend, text: str) -> Backend:
         try:
             backend.speak(text)
-            self.spoken.append(text)
+            _keep(self.spoken, text)
             return backend
         except (AudioUnavailable, OSError, subprocess.SubprocessError, RuntimeError) as err:
             self._warn(f"speech failed ({err}); announcements are shown as text only from now")
@@ -338,6 +352,13 @@ class Announcer:
             return console
 
 
+def _keep(history: list[str], text: str) -> None:
+    """Append, keeping only the latest HISTORY entries (trimmed in batches, so cheaply)."""
+    history.append(text)
+    if len(history) > 2 * HISTORY:
+        del history[:-HISTORY]
+
+
 class Recorder:
     """A synchronous sink for tests: keeps every announcement with its priority."""
 
@@ -347,13 +368,16 @@ class Recorder:
 
     def say(self, text: str, priority: int = Priority.INFO) -> None:
         self._barrier()
-        self.items.append(Utterance(text, priority))
+        self.items.append(Utterance(printable(text, lines=True), priority))
 
     def set_barrier(self, barrier: Barrier) -> None:
         self._barrier = barrier
 
     def wait_idle(self, timeout: float | None = None) -> bool:
         return True  # synchronous: everything said is already recorded
+
+    def behind(self) -> bool:
+        return False
 
     @property
     def texts(self) -> list[str]:

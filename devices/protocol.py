@@ -22,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from companion.observations import (
+    BUTTONS,
     ButtonPressed,
     CardSeen,
     DeviceError,
@@ -161,6 +162,9 @@ class LineDecoder:
     def _button(self, args: list[str], raw: bytes, seat: str | None) -> Observation:
         if len(args) != 1:
             return self._error("a button message needs one button name", raw)
+        if args[0].lower() not in BUTTONS:
+            return self._error(f"there is no button '{args[0]}' (the buttons are "
+                               f"{', '.join(BUTTONS)})", raw)
         return ButtonPressed(source=self.source, time=self.clock(), player=seat,
                              button=args[0].lower())
 

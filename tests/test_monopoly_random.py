@@ -52,8 +52,9 @@ def check_invariants(st: MonopolyState) -> None:
     if st.virtual and st.decks:
         for deck, order in st.decks.items():
             mine = [k.split(":", 1)[1] for k in held if k.startswith(deck + ":")]
-            assert len(order) + len(mine) == len(ed.decks[deck])
-            assert set(order) | set(mine) == set(ed.card_by_id[deck])
+            unseen = st.unseen(deck)
+            assert len(order) + len(mine) + len(unseen) == len(ed.decks[deck])
+            assert set(order) | set(mine) | set(unseen) == set(ed.card_by_id[deck])
     # a decision point always offers something
     if st.current_player() >= 0:
         assert st.legal_actions(), st.expected()

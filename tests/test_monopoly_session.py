@@ -294,20 +294,36 @@ def test_manual_end_of_turn_option():
         st.apply(A.EndTurn(HAT))
 
 
-def test_virtual_decks_are_shuffled_from_the_seed_and_resume_exactly():
+def test_virtual_cards_are_drawn_when_they_come_journaled_and_resume_exactly():
     recorder = Recorder()
     game = Monopoly(["Car", "Hat"], {"cards": "virtual"})
-    s = Session.start(game, Journal.memory(), announcer=recorder, seed=42,
+    s = Session.start(game, Journal.memory(), announcer=recorder,
                       auto_chance=frozenset({"card", "shuffle"}))
-    assert s.state.chance().kind == "dice"  # both decks shuffled already
-    top = s.state.decks["chance"][0]
+    assert s.state.chance().kind == "dice"
+    assert list(s.journal.entries()) == []  # no deck order exists before a card is drawn
     s.command("roll 3 4")  # Chance
-    assert s.state.decks["chance"][-1] == top or top == "GET-OUT-OF-JAIL-FREE"
-    again = Session.start(Monopoly(["Car", "Hat"], {"cards": "virtual"}), Journal.memory(),
-                          announcer=Recorder(), seed=42, auto_chance=frozenset({"card", "shuffle"}))
-    again.command("roll 3 4")
-    assert again.state.to_json() == s.state.to_json()  # the same seed, the same decks
-    s.undo()
-    assert s.state.decks["chance"][0] == top
+    draw = list(s.journal.entries())[-1]
+    assert draw.source == "virtual" and draw.payload["type"] == "Draw"  # the outcome, kept
+    card = draw.payload["card"]
+    assert s.state.decks["chance"] == ([] if card == "GET-OUT-OF-JAIL-FREE" else [card])
+    assert len(s.state.unseen("chance")) == 15 and card not in s.state.unseen("chance")
+    view = s.state.to_json()["decks"]
+    assert view == {"chance": {"cards": 16 - (card == "GET-OUT-OF-JAIL-FREE"), "unseen": 15},
+                    "chest": {"cards": 16, "unseen": 16}}  # counts, never an order
     resumed = Session.resume(s.journal, Recorder())
-    assert resumed.state.to_json() == s.state.to_json()
+    assert resumed.state.to_json() == s.state.to_json()  # replay uses the journaled card
+    s.undo()  # the card goes with the throw that drew it
+    assert s.state.decks["chance"] == [] and len(s.state.unseen("chance")) == 16
+
+
+def test_a_journal_with_virtual_decks_shuffled_at_the_start_still_replays():
+    ed = load_edition()
+    order = tuple(reversed([c.id for c in ed.decks["chance"]]))
+    st = Monopoly(["Car", "Hat"], {"cards": "virtual"}).new_state()
+    st.apply(Shuffle("chance", order))  # as journals written before drawing per card hold
+    st.apply(Shuffle("chest", tuple(c.id for c in ed.decks["chest"])))
+    st.apply(Throw((3, 4)))  # Chance: the top card of that order, no draw asked for
+    assert st.chance() is None or st.chance().kind == "dice"
+    assert order[0] in st.decks["chance"][-1:] or st.held[0]
+    with pytest.raises(IllegalAction, match="in play already"):
+        st.apply(Shuffle("chance", order))

@@ -18,6 +18,9 @@ from __future__ import annotations
 
 import json
 import logging
+import os
+import select
+import stat
 import sys
 import threading
 import time
@@ -251,7 +254,34 @@ class CameraSource:
                                         name=self.name)
         self._thread.start()
 
+    def _writer_ready(self, emit: Emit) -> bool:
+        """A named pipe: say that it is waiting, until something writes to it (opening one
+        for pictures would block, unheard and unstoppable, until then). False: closed first."""
+        try:
+            if not stat.S_ISFIFO(os.stat(self.target).st_mode):
+                return True
+        except OSError:
+            return True  # not there: the capture says so
+        emit(DeviceStatus(source=self.name, state="waiting", detail=(
+            f"Waiting for pictures on the named pipe {self.target}: nothing writes to it yet.")))
+        while not self._stop.is_set():
+            fd = os.open(self.target, os.O_RDONLY | os.O_NONBLOCK)  # never blocks
+            try:
+                poller = select.poll()
+                poller.register(fd, select.POLLIN)  # data, not just a writer: what is read
+                while not self._stop.is_set():
+                    events = poller.poll(200)
+                    if any(mask & select.POLLIN for _, mask in events):
+                        return True
+                    if events:  # a writer came and went without a word: wait afresh
+                        break
+            finally:
+                os.close(fd)
+        return False
+
     def _run(self, emit: Emit) -> None:
+        if not self.target.isdigit() and not self._writer_ready(emit):
+            return
         capture = self._open()
         if not capture.isOpened():
             emit(DeviceError(source=self.name, reason=f"I cannot open the camera {self.target}"))

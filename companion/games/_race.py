@@ -65,7 +65,7 @@ def load_board(default_file: str, choice: str) -> tuple[Mapping[str, Any], str]:
     except ValueError as err:
         raise BoardError(str(err)) from err
     if not isinstance(data, dict):
-        raise BoardError(f"{path}: a board file holds one JSON object")
+        raise BoardError(f"{path}: a board file holds one JSON object ({{...}}).")
     return data, path
 
 
@@ -77,7 +77,7 @@ class BoardReader:
         self.path = path
 
     def fail(self, message: str) -> BoardError:
-        return BoardError(f"{self.path}: {message}")
+        return BoardError(f"{self.path}: {message}" + ("" if message.endswith(".") else "."))
 
     def integer(self, key: str, low: int, high: int, value: Any = None, where: str = "") -> int:
         if value is None:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from companion.config import load_json
+from companion.datafile import load_fields
 from companion.games._race import BoardReader, load_board
 
 START = -1
@@ -149,8 +149,9 @@ CARD_ORDER = ("1", "2", "3", "4", "5", "7", "8", "10", "11", "12", "SORRY")
 
 def load_deck() -> dict[str, int]:
     """Card id -> copies, from config/decks/sorry.json (45 cards)."""
-    data = load_json("decks/sorry.json")
-    cards = data.get("cards") if isinstance(data, dict) else None
-    if not isinstance(cards, dict) or set(cards) != set(CARD_ORDER):
-        raise ValueError(f"decks/sorry.json must list the cards {', '.join(CARD_ORDER)}")
-    return {c: int(cards[c]) for c in CARD_ORDER}
+    deck = load_fields("decks/sorry.json", "a deck")
+    cards = deck.obj("cards")
+    if set(cards.data) != set(CARD_ORDER):
+        raise deck.fail("cards", f"must list the cards {', '.join(CARD_ORDER)} (each with its "
+                             "number of copies)")
+    return {c: cards.integer(c, low=1) for c in CARD_ORDER}

@@ -53,11 +53,16 @@ def check_draw(st: MonopolyState, action: Draw) -> str | None:
 def do_draw(st: MonopolyState, action: Draw, ev: list[Event]) -> None:
     deck = st._card_deck()
     st.phase = RESOLVING
-    follow(st, st.turn, st.ed.card_by_id[deck][action.card], ev)
+    card = st.ed.card_by_id[deck][action.card]
+    if st.virtual and card.op != GOOJF:
+        st.decks[deck].append(card.id)  # drawn, so now known: it goes to the bottom
+    follow(st, st.turn, card, ev)
     st.proceed(ev)
 
 
 def check_shuffle(st: MonopolyState, action: Shuffle) -> str | None:
+    if action.deck in st.decks:
+        return _check_whole_deck(st, action)
     request = st.chance()
     if request is None or request.kind != "shuffle":
         return "No shuffle is expected now"
@@ -68,7 +73,21 @@ def check_shuffle(st: MonopolyState, action: Shuffle) -> str | None:
     return None
 
 
+def _check_whole_deck(st: MonopolyState, action: Shuffle) -> str | None:
+    """A virtual Chance or Community Chest deck given in full before any card of it is
+    drawn: journals written when virtual decks were shuffled at the start (and the
+    simulator) replay as they were, every card's place known."""
+    if st.decks[action.deck] or len(st.unseen(action.deck)) != len(st.ed.decks[action.deck]):
+        return f"The {st.ed.deck_names[action.deck]} deck is in play already"
+    if sorted(action.order) != sorted(c.id for c in st.ed.decks[action.deck]):
+        return f"A shuffled {action.deck} deck holds each of its cards exactly once"
+    return None
+
+
 def do_shuffle(st: MonopolyState, action: Shuffle, ev: list[Event]) -> None:
+    if action.deck in st.decks:
+        st.decks[action.deck] = list(action.order)
+        return
     st.setup.pop(0)
     if action.deck == "deeds":
         _deal(st, action.order, ev, free=st.variant == SHORT)

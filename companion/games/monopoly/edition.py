@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from companion.config import load_json, setting_up
+from companion.config import find_config, load_json, setting_up
+from companion.datafile import DataError, Fields, kind_of
 
 # Space kinds, as small ints for the hot path.
 GO, LOT, RAILROAD, UTILITY, CHANCE_SPACE, CHEST_SPACE, TAX, JAIL, FREE, GOTOJAIL = range(10)
@@ -44,57 +45,77 @@ class Card:
 
 
 class Edition:
-    """Precomputed, read-only tables of one edition."""
+    """Precomputed, read-only tables of one edition. ``data`` is checked as it is read: a
+    fault is a DataError naming the file and the field (``file``: how to name it)."""
 
-    def __init__(self, data: dict[str, Any]) -> None:
+    def __init__(self, data: dict[str, Any], file: str = "the edition") -> None:
+        if not isinstance(data, dict):
+            raise DataError(f"{file}: an edition file holds one JSON object ({{...}}), not "
+                            f"{kind_of(data)}.")
         self.data = data
-        self.name: str = data["name"]
-        self.title: str = data.get("title", self.name)
-        low, high = data.get("players", (2, 8))  # the box's "For 2 to 6 Players"
-        self.players: tuple[int, int] = (int(low), int(high))
-        self.currency: str = data.get("currency", "dollars")
-        self.salary: int = int(data.get("salary", 200))
-        self.start_cash: int = int(data.get("start_cash", 1500))
-        self.jail_fine: int = int(data.get("jail_fine", 50))
-        self.houses: int = int(data.get("houses", 32))
-        self.hotels: int = int(data.get("hotels", 12))
-        self.railroad_rent: tuple[int, ...] = tuple(data.get("railroad_rent", (25, 50, 100, 200)))
-        self.utility_mult: tuple[int, ...] = tuple(data.get("utility_multipliers", (4, 10)))
+        f = Fields(data, file)
+        self.name: str = f.text("name")
+        self.title: str = f.text("title", self.name)
+        # how many may play: the box's "For 2 to 6 Players"
+        low, high = f.integers("players", [2, 8], length=2, low=1)
+        self.players: tuple[int, int] = (low, high)
+        self.currency: str = f.text("currency", "dollars")
+        self.salary: int = f.integer("salary", 200)
+        self.start_cash: int = f.integer("start_cash", 1500, low=1)
+        self.jail_fine: int = f.integer("jail_fine", 50)
+        self.houses: int = f.integer("houses", 32)
+        self.hotels: int = f.integer("hotels", 12)
+        self.railroad_rent: tuple[int, ...] = f.integers("railroad_rent", [25, 50, 100, 200],
+                                                         length=4)
+        self.utility_mult: tuple[int, ...] = f.integers("utility_multipliers", [4, 10],
+                                                        length=2)
         self.words: dict[str, str] = {
             "house": "house", "houses": "houses", "hotel": "hotel", "hotels": "hotels",
             "railroad": "railroad", "railroads": "railroads", "utility": "utility",
-            "utilities": "utilities", **data.get("words", {}),
+            "utilities": "utilities", **f.text_map("words", {}),
         }
-        self.tokens: tuple[str, ...] = tuple(data.get("tokens", ()))
-        spaces = data["spaces"]
+        self.tokens: tuple[str, ...] = f.texts("tokens", [])
+        groups = dict(f.obj("groups", {}).members())
+        spaces = list(f.each("spaces"))
         if len(spaces) != 40:
-            raise ValueError(f"edition {self.name}: a board has 40 spaces, not {len(spaces)}")
+            raise f.fail("spaces", f"must list the board's 40 spaces, not {len(spaces)}")
         n = len(spaces)
         self.size = n
-        self.names: tuple[str, ...] = tuple(s["name"] for s in spaces)
-        try:
-            self.kind: tuple[int, ...] = tuple(KINDS[s["kind"]] for s in spaces)
-        except KeyError as err:
-            raise ValueError(f"edition {self.name}: unknown space kind {err}") from None
-        self.price = tuple(int(s.get("price", 0)) for s in spaces)
-        self.mortgage = tuple(int(s.get("mortgage", s.get("price", 0) // 2)) for s in spaces)
-        self.rent: tuple[tuple[int, ...], ...] = tuple(tuple(s.get("rent", ())) for s in spaces)
-        self.tax_amount = tuple(int(s.get("amount", 0)) for s in spaces)
-        self.tax_percent = tuple(int(s.get("percent", 0)) for s in spaces)
-        groups = data.get("groups", {})
+        self.names: tuple[str, ...] = tuple(s.text("name") for s in spaces)
+        kinds = []
+        for sp in spaces:
+            word = sp.text("kind")
+            if word not in KINDS:
+                raise sp.fail("kind", f"must be one of {', '.join(KINDS)}, not \"{word}\"")
+            kinds.append(KINDS[word])
+        self.kind: tuple[int, ...] = tuple(kinds)
+        for kind in (GO, JAIL):
+            if kind not in self.kind:
+                raise f.fail("spaces", f"must include a space of kind {KIND_NAMES[kind]}")
+        self.price = tuple(sp.integer("price", 0) for sp in spaces)
+        self.mortgage = tuple(sp.integer("mortgage", price // 2)
+                              for sp, price in zip(spaces, self.price, strict=True))
+        self.rent: tuple[tuple[int, ...], ...] = tuple(sp.integers("rent", []) for sp in spaces)
+        self.tax_amount = tuple(sp.integer("amount", 0) for sp in spaces)
+        self.tax_percent = tuple(sp.integer("percent", 0, high=100) for sp in spaces)
         self.group_keys: tuple[str, ...] = tuple(groups)
-        self.group_names: tuple[str, ...] = tuple(g.get("name", k) for k, g in groups.items())
+        self.group_names: tuple[str, ...] = tuple(g.text("name", k) for k, g in groups.items())
         gindex = {k: i for i, k in enumerate(groups)}
-        self.group = tuple(gindex[s["group"]] if s.get("kind") == "lot" else -1 for s in spaces)
-        self.house_cost = tuple(
-            int(groups[s["group"]]["house_cost"]) if s.get("kind") == "lot" else 0 for s in spaces
-        )
+        for sp, kind in zip(spaces, self.kind, strict=True):
+            if kind == LOT and sp.text("group") not in gindex:
+                raise sp.fail("group", f"must name one of the groups ({', '.join(groups)}), "
+                                       f"not \"{sp.get('group')}\"")
+        self.group = tuple(gindex[sp.get("group")] if k == LOT else -1
+                           for sp, k in zip(spaces, self.kind, strict=True))
+        self.house_cost = tuple(groups[sp.get("group")].integer("house_cost") if k == LOT
+                                else 0 for sp, k in zip(spaces, self.kind, strict=True))
         self.members: tuple[tuple[int, ...], ...] = tuple(
             tuple(i for i in range(n) if self.group[i] == g) for g in range(len(groups))
         )
         for i in range(n):
             if self.kind[i] == LOT and len(self.rent[i]) != 6:
-                raise ValueError(f"{self.names[i]}: a lot's rent has 6 values (0-4 houses, hotel)")
+                raise spaces[i].fail("rent", "of a lot must list 6 rents (no house, 1 to 4 "
+                                             f"houses, a hotel), not {len(self.rent[i])}")
         self.properties = tuple(i for i in range(n) if self.kind[i] in PROPERTY_KINDS)
         self.is_property = tuple(k in PROPERTY_KINDS for k in self.kind)
         self.railroads = tuple(i for i in range(n) if self.kind[i] == RAILROAD)
@@ -113,12 +134,15 @@ class Edition:
         }
         self.decks: dict[str, tuple[Card, ...]] = {}
         self.deck_names: dict[str, str] = {}
+        decks = f.obj("decks")
         for deck in DECKS:
-            spec = data["decks"][deck]
-            self.deck_names[deck] = spec.get("name", deck)
-            cards = tuple(self._card(deck, c) for c in spec["cards"])
+            spec = decks.obj(deck)
+            self.deck_names[deck] = spec.text("name", deck)
+            cards = tuple(self._card(deck, c) for c in spec.each("cards"))
+            if not cards:
+                raise spec.fail("cards", "must list at least one card")
             if len({c.id for c in cards}) != len(cards):
-                raise ValueError(f"edition {self.name}: card ids in {deck} must differ")
+                raise spec.fail("cards", "must each have a different id")
             self.decks[deck] = cards
         self.cards: dict[str, Card] = {c.key: c for d in self.decks.values() for c in d}
         self.card_by_id = {deck: {c.id: c for c in cards} for deck, cards in self.decks.items()}
@@ -130,28 +154,36 @@ class Edition:
                 return j
         return -1
 
-    def _card(self, deck: str, spec: dict[str, Any]) -> Card:
-        e = spec["effect"]
-        cid, text = spec["id"], spec.get("text", spec["id"])
-        if "advance" in e:
-            return Card(deck, cid, text, ADVANCE, self.space(str(e["advance"])))
-        if "nearest" in e:
-            kind = KINDS[e["nearest"]]
-            mult = int(e.get("rent_multiplier", e.get("dice_multiplier", 1)))
-            return Card(deck, cid, text, NEAREST, kind, mult)
+    def _card(self, deck: str, spec: Fields) -> Card:
+        e = spec.obj("effect")
+        cid = spec.text("id")
+        text = spec.text("text", cid)
+        if e.has("advance"):
+            try:
+                return Card(deck, cid, text, ADVANCE, self.space(str(e.get("advance"))))
+            except ValueError as err:
+                raise e.fail("advance", f"must name a space of the board: {err}") from None
+        if e.has("nearest"):
+            word = e.text("nearest")
+            if word not in ("railroad", "utility"):
+                raise e.fail("nearest", f'must be railroad or utility, not "{word}"')
+            mult = e.integer("rent_multiplier", e.get("dice_multiplier", 1))
+            return Card(deck, cid, text, NEAREST, KINDS[word], mult)
         simple = {"back": BACK, "collect": COLLECT, "pay": PAY, "pay_each": PAY_EACH,
                   "collect_each": COLLECT_EACH}
         for key, op in simple.items():
-            if key in e:
-                return Card(deck, cid, text, op, int(e[key]))
-        if "jail" in e:
+            if e.has(key):
+                low, high = (1, self.size - 1) if key == "back" else (0, None)
+                return Card(deck, cid, text, op, e.integer(key, low=low, high=high))
+        if e.has("jail"):
             return Card(deck, cid, text, TO_JAIL)
-        if "repairs" in e:
-            house, hotel = e["repairs"]
-            return Card(deck, cid, text, REPAIRS, int(house), int(hotel))
-        if "goojf" in e:
+        if e.has("repairs"):
+            house, hotel = e.integers("repairs", length=2)
+            return Card(deck, cid, text, REPAIRS, house, hotel)
+        if e.has("goojf"):
             return Card(deck, cid, text, GOOJF)
-        raise ValueError(f"card {deck}:{cid}: unknown effect {e}")
+        raise spec.fail("effect", "must be one of advance, nearest, back, collect, pay, "
+                                  "pay_each, collect_each, jail, repairs, goojf")
 
     # --- names ------------------------------------------------------------------
 
@@ -241,13 +273,23 @@ def load_edition(name: str = "classic") -> Edition:
     is set up the file is read every time, so that the session records it (or resume uses
     the journal's copy); elsewhere (simulations, tools) it is cached."""
     if setting_up():
-        return Edition(load_json(_edition_file(name)))
+        return _read_edition(name)
     return _cached_edition(name)
 
 
 @lru_cache(maxsize=16)
 def _cached_edition(name: str) -> Edition:
-    return Edition(load_json(_edition_file(name)))
+    return _read_edition(name)
+
+
+def _read_edition(name: str) -> Edition:
+    relative = _edition_file(name)
+    data = load_json(relative)
+    try:
+        shown = str(find_config(relative))
+    except FileNotFoundError:
+        shown = relative  # a resumed game's copy, from its journal
+    return Edition(data, shown)
 
 
 def _edition_file(name: str) -> str:

@@ -34,7 +34,7 @@ class Monopoly(Game):
             Option("variant", "standard", "standard, short (Short Game) or time-limit",
                    ("standard", "short", "time-limit")),
             Option("cards", "physical",
-                   "physical: the drawn card is read or typed; virtual: a seeded shuffled deck",
+                   "physical: the drawn card is read or typed; virtual: drawn by the companion",
                    ("physical", "virtual")),
             Option("rent", "auto", "auto: the Bank collects rent; claim: the owner must claim"
                    " it before the second player following throws", ("auto", "claim")),

@@ -89,6 +89,10 @@ def simulate(rolls: int, seed: int, jail: str = "leave", players: int = 4,
     start = time.perf_counter()
     while throws < rolls:
         st = game.new_state()
+        for deck in ("chance", "chest"):  # each deck's order known at once: drawn from the top
+            order = [c.id for c in game.edition.decks[deck]]
+            rng.shuffle(order)
+            st.apply(Shuffle(deck, tuple(order)))
         games += 1
         game_throws = 0
         while throws < rolls:

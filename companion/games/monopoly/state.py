@@ -104,10 +104,11 @@ class MonopolyState(State):
         self.phase = SETUP
         self.pending = -1  # the space of a BUY or TAX decision
         self.card_mult = 0  # the utility card's multiplier while UTIL_DICE
-        self.decks: dict[str, list[str]] = {}  # virtual decks: card ids, top first
+        # Virtual decks: the cards whose place is known because they were drawn (and put at
+        # the bottom), top first. The others have no order yet: each is drawn when it comes,
+        # from the operating system's randomness (the session), so nothing stored predicts it.
+        self.decks: dict[str, list[str]] = {"chance": [], "chest": []} if self.virtual else {}
         self.setup: list[str] = []
-        if self.virtual:
-            self.setup += ["chance", "chest"]
         if self.variant in (SHORT, TIME_LIMIT):
             self.setup.append("deeds")
         self.auction: AuctionState | None = None
@@ -155,8 +156,11 @@ class MonopolyState(State):
             return self.requests[self.turn]
         if phase == CARD:
             deck = self.ed.decks[self._card_deck()]
-            held = {k for h in self.held for k in h}
-            cards = tuple(c.id for c in deck if c.key not in held)
+            if self.virtual:
+                cards = self.unseen(self._card_deck())
+            else:
+                held = {k for h in self.held for k in h}
+                cards = tuple(c.id for c in deck if c.key not in held)
             return ChanceRequest(kind="card", deck=self._card_deck(), cards=cards, who=self.turn)
         if self.setup[0] == "deeds":
             names = tuple(self.ed.names[s] for s in self.ed.properties)
@@ -164,6 +168,12 @@ class MonopolyState(State):
         deck_name = self.setup[0]
         ids = tuple(c.id for c in self.ed.decks[deck_name])
         return ChanceRequest(kind="shuffle", deck=deck_name, cards=ids)
+
+    def unseen(self, deck: str) -> tuple[str, ...]:
+        """A virtual deck's cards not drawn yet (above those put back at the bottom)."""
+        known = set(self.decks[deck])
+        held = {k for h in self.held for k in h}
+        return tuple(c.id for c in self.ed.decks[deck] if c.id not in known and c.key not in held)
 
     def _card_deck(self) -> str:
         return "chance" if self.ed.kind[self.pos[self.turn]] == CHANCE_SPACE else "chest"
@@ -467,10 +477,10 @@ class MonopolyState(State):
                 self.owe_rent(p, o, amount, detail, ev)
         elif kind in (CHANCE_SPACE, CHEST_SPACE):
             deck = "chance" if kind == CHANCE_SPACE else "chest"
-            if self.virtual:
-                draw_top(self, p, deck, ev)
+            if self.virtual and not self.unseen(deck):
+                draw_top(self, p, deck, ev)  # every card's place is known: the top one
             else:
-                self.phase = CARD
+                self.phase = CARD  # a card to read, type or (virtual) draw
         elif kind == TAX:
             if ed.tax_percent[s] and self.variant != SHORT:
                 self.pending = s

@@ -84,7 +84,9 @@ def state_json(st: MonopolyState) -> dict[str, Any]:
         "spaces": spaces,
         "bank": {"houses": st.bank_houses, "hotels": st.bank_hotels, "issued": st.issued,
                  "collected": st.collected},
-        "decks": {d: list(order) for d, order in st.decks.items()} if st.virtual else None,
+        # counts only: no command shows a deck's order during a game
+        "decks": {d: {"cards": len(order) + len(st.unseen(d)), "unseen": len(st.unseen(d))}
+                  for d, order in st.decks.items()} if st.virtual else None,
         "rent_claims": [{"payer": c[0], "owner": c[1], "amount": c[2]} for c in st.claims],
         "why": st.why,
         "winners": list(st.winners_),

@@ -11,7 +11,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from companion.config import load_json, setting_up
+from companion.config import setting_up
+from companion.datafile import Fields, kind_of, load_fields
 from companion.engine import IllegalAction
 
 DECK_FILE = "decks/monopoly-card-game.json"
@@ -123,25 +124,44 @@ def _cached_deck(path: str) -> Deck:
 
 
 def _read_deck(path: str) -> Deck:
-    data = load_json(path)
-    groups = tuple(
-        Group(g["id"], g["name"], int(g["size"]), int(g.get("min", g["size"])),
-              tuple(sorted((int(k), int(v)) for k, v in g["values"].items())),
-              bool(g.get("buildable", True)))
-        for g in data["groups"]
-    )
-    cards = tuple(
-        CardInfo(c["id"], c["name"], c["kind"], int(c["count"]), c.get("group", ""),
-                 int(c.get("level", 0)))
-        for c in data["cards"]
-    )
-    values = {c["id"]: int(c.get("value", 0)) for c in data["cards"]}
-    deck = Deck(cards, groups, int(data.get("hotel_value", 500)), values.get("GO", 200),
-                values.get("MR-MONOPOLY", 1000))
+    f = load_fields(path, "a deck")
+    groups = []
+    for g in f.each("groups"):
+        size = g.integer("size", low=1)
+        set_values = g.obj("values")
+        table = []
+        for held, value in set_values.data.items():
+            if not held.isdigit():
+                raise set_values.fail(held, "is not a number of cards held")
+            table.append((int(held), set_values.check_int(held, value)))
+        groups.append(Group(g.text("id"), g.text("name"), size,
+                            g.integer("min", size, low=1, high=size), tuple(sorted(table)),
+                            _flag(g, "buildable")))
+    kinds = (PROPERTY, HOUSE, HOTEL, *BONUS_KINDS)
+    cards = []
+    values: dict[str, int] = {}
+    for spec in f.each("cards"):
+        kind = spec.text("kind")
+        if kind not in kinds:
+            raise spec.fail("kind", f"must be one of {', '.join(kinds)}, not \"{kind}\"")
+        card = CardInfo(spec.text("id"), spec.text("name"), kind, spec.integer("count", low=1),
+                        spec.text("group") if spec.has("group") else "",
+                        spec.integer("level", 0, high=4))
+        cards.append(card)
+        values[card.id] = spec.integer("value", 0)
+    deck = Deck(tuple(cards), tuple(groups), f.integer("hotel_value", 500),
+                values.get("GO", 200), values.get("MR-MONOPOLY", 1000))
     total = sum(c.count for c in cards)
-    if total != int(data.get("total", total)):
-        raise ValueError(f"{path}: the cards add up to {total}, not {data['total']}")
-    for c in cards:
-        if c.kind == PROPERTY and c.group not in {g.id for g in groups}:
-            raise ValueError(f"{path}: {c.id} names an unknown group {c.group!r}")
+    if total != f.integer("total", total):
+        raise f.fail("total", f"is {f.get('total')}, but the cards' counts add up to {total}")
+    for card, spec in zip(cards, f.each("cards"), strict=True):
+        if card.kind == PROPERTY and card.group not in {g.id for g in groups}:
+            raise spec.fail("group", f"must name one of the groups, not \"{card.group}\"")
     return deck
+
+
+def _flag(f: Fields, key: str) -> bool:
+    value = f.get(key, True)
+    if not isinstance(value, bool):
+        raise f.fail(key, f"must be true or false, not {kind_of(value)}")
+    return value
