@@ -18,7 +18,7 @@ from companion.games.monopoly.game import Monopoly
 from companion.journal import Journal
 from companion.session import Session
 from companion.voice import Recorder
-from tests.test_monopoly import CAR, DOG, HAT, S, at, give, new
+from tests.test_monopoly import CAR, DOG, HAT, S, at, give, new, said
 from tests.test_monopoly_property import indebted
 
 TS = load_edition("times-square")
@@ -33,8 +33,12 @@ def income_tax_with_deeds():
     st.cash[HAT] = 10
     at(st, HAT, 1)
     st.apply(Throw((1, 2)))  # Income Tax
-    st.apply(A.ChooseTax(HAT, False))  # the flat 200
+    events = st.apply(A.ChooseTax(HAT, False))  # the flat 200
     assert st.debts and st.current_player() == HAT
+    # the debt is announced with the way to pay it, not with bankruptcy as a choice
+    assert said(game, events)[0] == (
+        "Hat owes the Bank 200 but has 10: sell buildings, mortgage or trade to raise it"
+        " (selling and mortgaging everything would raise 280).")
     return game, st
 
 

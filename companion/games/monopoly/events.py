@@ -347,13 +347,17 @@ class InDebt(Event):
     creditor: int
     amount: int
     cash: int
+    raisable: int = -1  # what selling every building and mortgaging every deed would raise
     key: ClassVar[str] = "monopoly.debt"
     priority: ClassVar[int] = Priority.RESULT
 
     def describe(self, names: Sequence[str]) -> str:
-        return (f"{names[self.player]} owes {_who(names, self.creditor)} {money(self.amount)}"
-                f" but has {money(self.cash)}: sell buildings, mortgage, trade, or declare"
-                f" bankruptcy.")
+        owes = (f"{names[self.player]} owes {_who(names, self.creditor)} {money(self.amount)}"
+                f" but has {money(self.cash)}")
+        if self.raisable >= 0 and self.cash + self.raisable >= self.amount:
+            return (f"{owes}: sell buildings, mortgage or trade to raise it (selling and"
+                    f" mortgaging everything would raise {money(self.raisable)}).")
+        return f"{owes}: sell buildings, mortgage, trade, or declare bankruptcy."
 
 
 @dataclass(frozen=True, slots=True)

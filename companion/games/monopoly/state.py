@@ -312,8 +312,11 @@ class MonopolyState(State):
                 ev.append(event)
                 continue
             if not announced:
+                from companion.games.monopoly.trades import raisable
+
                 debts[0][4] = True
-                ev.append(E.InDebt(debtor, creditor, amount, self.cash[debtor]))
+                ev.append(E.InDebt(debtor, creditor, amount, self.cash[debtor],
+                                   raisable(self, debtor)[0]))
             return
 
     def explain(self, text: str) -> None:
