@@ -192,11 +192,12 @@ def cmd_play(argv: list[str]) -> int:
     path = Path(args.journal) if args.journal else new_journal_path(cls.spec.name)
     if path.exists() and holds_a_game(path):
         raise ValueError(f"{path} already holds a game: use 'companion resume --journal {path}'")
+    brain = _brain(game)  # a missing engine is refused before any journal is made
     announcer = _announcer(args)
     session = Session.start(game, Journal(path), announcer, seed=args.seed,
                             auto_chance=_auto_chance(args), config=files, tags=tags)
     print(f"(journal: {path})", file=sys.stderr)
-    return _run(session, sources, announcer)
+    return _run(session, sources, announcer, brain, board=args.board != "keyboard")
 
 
 def cmd_resume(argv: list[str]) -> int:
@@ -229,7 +230,13 @@ def cmd_resume(argv: list[str]) -> int:
     if session.code_note:
         print(f"({session.code_note})", file=sys.stderr)
     print(f"(journal: {path})", file=sys.stderr)
-    return _run(session, sources, announcer)
+    try:
+        brain = _brain(session.game)
+    except ValueError as err:  # the engine is gone: the game goes on without it
+        session.say(f"The engine cannot be started: {err}. Type the moves for both sides.",
+                    Priority.REFUSAL)
+        brain = None
+    return _run(session, sources, announcer, brain, board=args.board != "keyboard")
 
 
 def _with_salvage_hint(err: ReplayError, path: Path) -> JournalError:
@@ -264,12 +271,25 @@ def _sources(args: argparse.Namespace) -> list[Source]:
     return sources
 
 
-def _run(session: Session, sources: list[Source], announcer: Any) -> int:
+def _brain(game: Game) -> Any:
+    if not str(game.options.get("engine") or ""):
+        return None
+    from companion.opponent import brain_for
+
+    return brain_for(game)
+
+
+def _run(session: Session, sources: list[Source], announcer: Any, brain: Any = None, *,
+         board: bool = False) -> int:
     from companion.loop import run
 
     clock = start_clock(session)  # a Time Limit Game's agreed hour
     if clock is not None:
         sources.append(clock)
+    if brain is not None:
+        from companion.opponent import seat
+
+        sources.append(seat(session, brain, board=board))
     try:
         return run(session, sources)
     finally:

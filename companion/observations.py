@@ -68,6 +68,17 @@ class TextCommand(Observation):
 
 
 @dataclass(frozen=True)
+class MoveChosen(Observation):
+    """A move chosen by a program at the table (an engine opponent) for one position.
+
+    ``position`` is the position it was chosen for (the game's FEN): a move that arrives after
+    the game has moved on (a takeback while the engine thought) is stale and ignored."""
+
+    move: str = ""
+    position: str = ""
+
+
+@dataclass(frozen=True)
 class DeviceHello(Observation):
     name: str = ""
     version: str = ""

@@ -115,6 +115,8 @@ class Session:
         self.last_announcement = ""
         self.pending: _Pending | None = None
         self.listeners: list[Callable[[Session, Sequence[Event]], None]] = []
+        # console commands added by what sits at the table (an engine opponent, a clock)
+        self.commands: dict[str, Callable[[Session, list[str], TextCommand], Reply]] = {}
         self.code_note: str | None = None  # set by resume when the rules code has changed
 
     # --- construction -------------------------------------------------------------
@@ -350,6 +352,7 @@ class Session:
         words = (action_words(undone) if isinstance(undone, CHANCE_ACTIONS)
                  else self.state.describe_action(undone))
         self.say(f"Undone: {words}. " + sentence(self.state.expected()), Priority.RESULT)
+        self._tell_listeners(())  # the state changed without events (an engine must know)
         return Reply(True, self.last_announcement)
 
     def correct(self, action: Action, source: str = "keyboard") -> Reply:
@@ -380,6 +383,8 @@ class Session:
         if dropped:
             words = "; ".join(self.state.describe_action(a) for a in dropped)
             self.say(f"No longer possible, so taken back: {words}.", Priority.RESULT)
+        if kept or not events:
+            self._tell_listeners(())
         self._settle()
         return Reply(True, self.last_announcement)
 
@@ -418,6 +423,9 @@ class Session:
     def _announce(self, events: Sequence[Event]) -> None:
         for event in events:
             self.say(self.phrases.render(event, self.game.players), event.priority)
+        self._tell_listeners(events)
+
+    def _tell_listeners(self, events: Sequence[Event]) -> None:
         for listener in self.listeners:
             listener(self, events)
 

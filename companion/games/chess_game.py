@@ -33,7 +33,7 @@ from companion.engine import (
     State,
 )
 from companion.games import register
-from companion.observations import BoardSeen, Observation
+from companion.observations import BoardSeen, MoveChosen, Observation
 
 WHITE, BLACK = 0, 1
 PIECE_NAMES = {
@@ -146,6 +146,17 @@ class BoardMatches(BoardPending):
     settles = True
 
 
+class EngineMovePending(BoardMatches):
+    """The board still shows the position before the engine's move: it is waited for (said
+    again only after a refused board, as the player put the pieces right)."""
+
+
+class StaleMove(IllegalAction):
+    """An engine's move for a position the game has left (a takeback while it thought)."""
+
+    quiet = True
+
+
 class BoardMismatch(IllegalAction):
     """The board shows neither a legal move's result nor a takeback; ``fixes`` says what to do."""
 
@@ -170,6 +181,13 @@ class Chess(Game):
         rulebook="000: Chess Instructions; 002: Chess",
         options=(
             Option("fen", "", "start from this FEN instead of the initial position"),
+            Option("engine", "", "a UCI engine that plays one side and gives hints (stockfish,"
+                   " or the path of any UCI engine)"),
+            Option("side", "white", "the side you play against the engine (both: the engine"
+                   " only gives hints and eval)", ("white", "black", "both")),
+            Option("level", 20, "the engine's strength, 0 (a beginner) to 20 (full strength)"),
+            Option("elo", 0, "play at about this rating instead of a level (UCI_Elo; 0: use"
+                   " the level)"),
             Option(
                 "auto_draw",
                 False,
@@ -219,7 +237,8 @@ class Chess(Game):
         head = words[0].lower()
         if head in {"takeback", "take"}:
             rest = [w for w in words[1:] if w.lower() != "back"]
-            plies = int(rest[0]) if rest and rest[0].isdigit() else 1
+            # Against the engine, a takeback on your move takes back its reply and your move.
+            plies = int(rest[0]) if rest and rest[0].isdigit() else 1 + state.lagging()
             return TakeBack(plies)
         if head == "claim" or text.strip().lower() == "draw":
             return ClaimDraw(state.player_to_move())
@@ -227,19 +246,34 @@ class Chess(Game):
             return Resign(state.player_to_move())
         if len(words) != 1:
             raise IllegalAction(f"I don't understand {text.strip()!r}: say one move, like Nf3.")
+        if state.engine_to_move():
+            raise IllegalAction(
+                f"{self.players[state.player_to_move()]} is played by the engine: wait for its"
+                " move (or say takeback).", position=state.board.fen())
         return Move(state.parse_move(words[0]).uci())
 
     def interpret(self, state: State, observation: Observation) -> Action:
+        assert isinstance(state, ChessState)
+        if isinstance(observation, MoveChosen):
+            return state.engine_move(observation)
         if not isinstance(observation, BoardSeen):
             return super().interpret(state, observation)
-        assert isinstance(state, ChessState)
         return state.match_board(board_from_squares(observation.squares))
+
+    def engine_side(self) -> int | None:
+        """The player the engine plays, when one does."""
+        side = str(self.options["side"])
+        if not str(self.options["engine"]) or side == "both":
+            return None
+        return BLACK if side == "white" else WHITE
 
 
 # --------------------------------------------------------------------------- state
 
 
 class ChessState(State):
+    game: Chess
+
     def __init__(self, game: Chess, board: chess.Board) -> None:
         self.game = game
         self.board = board
@@ -435,6 +469,26 @@ class ChessState(State):
             return f"{text} is not a legal move: {side} is in check."
         return f"{text} is not a legal move for {side}."
 
+    # --- the engine opponent ---------------------------------------------------------
+
+    def engine_to_move(self) -> bool:
+        return not self.is_terminal() and self.player_to_move() == self.game.engine_side()
+
+    def lagging(self) -> int:
+        """1 when the last move is the engine's: the pieces on the board may not show it yet,
+        and its player takes back their own move with it."""
+        side = self.game.engine_side()
+        if side is None or not self.board.move_stack or self.ended is not None:
+            return 0
+        return int(self.player_to_move() != side)
+
+    def engine_move(self, chosen: MoveChosen) -> Action:
+        """The engine's move, if it was chosen for this position (else it is stale)."""
+        if chosen.position != self.board.fen() or not self.engine_to_move():
+            raise StaleMove("A move chosen for an earlier position; ignored.",
+                            position=self.board.fen())
+        return Move(chosen.move)
+
     # --- board matching -------------------------------------------------------------
 
     def match_board(self, seen: dict[chess.Square, str]) -> Action:
@@ -444,9 +498,22 @@ class ChessState(State):
         seen = _stand_ins(here, seen)
         if seen == here:
             raise BoardMatches("The board matches the game.", position=board.fen())
-        taken = self._takeback_to(seen)
+        lag = self.lagging()
+        before = _copy_board(board)
+        engine_move = before.pop() if lag else None
+        if engine_move is not None and seen == _placement(before):
+            # the engine's move is not made on the board yet
+            words = board_move_words(before, engine_move)
+            raise EngineMovePending(f"Now make the engine's move on the board: {words}.",
+                                    position=board.fen())
+        taken = self._takeback_to(seen, skip=lag)
         if taken:
             return TakeBack(taken)
+        if self.engine_to_move() and not self._on_the_way(here, seen):
+            side = self.game.players[self.player_to_move()]
+            raise BoardMismatch(
+                f"Wait for the engine's move: it plays {side}. " + _fix_text(here, seen),
+                _fixes(here, seen), position=board.fen())
         if self.is_terminal():
             raise BoardMismatch(
                 "The game is over. " + _fix_text(here, seen),
@@ -467,19 +534,35 @@ class ChessState(State):
         if self._on_the_way(here, seen):
             raise BoardPending("Waiting for the move to be finished.", position=board.fen())
         fixes = _fixes(here, seen)
+        if engine_move is not None:
+            raise BoardMismatch(self._engine_move_missing(before, engine_move, seen), fixes,
+                                position=board.fen())
         lead = self._illegal_move_words(here, seen)
         reason = (lead + " " if lead else "The board does not match the game. ") + _fix_text(
             here, seen
         )
         raise BoardMismatch(reason, fixes, position=board.fen())
 
-    def _takeback_to(self, seen: dict[chess.Square, str]) -> int:
+    def _engine_move_missing(self, before: chess.Board, move: chess.Move,
+                             seen: dict[chess.Square, str]) -> str:
+        """Why a board is refused while it should be showing the engine's last move."""
+        here = _placement(self.board)
+        then = _placement(before)
+        played = board_move_words(before, move)
+        if seen.get(move.from_square) != then.get(move.from_square):
+            # the engine's piece was taken up, and put down elsewhere
+            return f"That is not the engine's move: {played}. " + _fix_text(here, seen)
+        # The player moved again before making the engine's move on the board.
+        return (f"First make the engine's move on the board: {played}. Then "
+                + _fix_text(then, seen)[:1].lower() + _fix_text(then, seen)[1:])
+
+    def _takeback_to(self, seen: dict[chess.Square, str], skip: int = 0) -> int:
         board = _copy_board(self.board)
         for plies in range(1, MAX_TAKEBACK + 1):
             if not board.move_stack:
                 return 0
             board.pop()
-            if _placement(board) == seen:
+            if plies > skip and _placement(board) == seen:
                 return plies
         return 0
 
@@ -670,6 +753,31 @@ def move_words(board: chess.Board, move: chess.Move) -> str:
             text += ", check"
     finally:
         board.pop()
+    return text
+
+
+def board_move_words(board: chess.Board, move: chess.Move) -> str:
+    """What to do with the pieces for a legal move: "move the black knight from g8 to f6";
+    "take the white pawn off e5 and move ..."; castling moves the king and the rook."""
+    piece = board.piece_at(move.from_square)
+    assert piece is not None
+    name = _piece_words(piece.symbol())
+    src, dst = chess.square_name(move.from_square), chess.square_name(move.to_square)
+    text = f"move the {name} from {src} to {dst}"
+    if board.is_castling(move):
+        rook_from, rook_to = (("h", "f") if board.is_kingside_castling(move) else ("a", "d"))
+        rank = src[1]
+        text += f" and the rook from {rook_from}{rank} to {rook_to}{rank}"
+    elif board.is_en_passant(move):
+        victim = chess.square_name(chess.square(chess.square_file(move.to_square),
+                                                chess.square_rank(move.from_square)))
+        text = f"take the pawn off {victim} and {text}"
+    elif board.is_capture(move):
+        captured = board.piece_at(move.to_square)
+        assert captured is not None
+        text = f"take the {_piece_words(captured.symbol())} off {dst} and {text}"
+    if move.promotion:
+        text += f", and make it a {PIECE_NAMES[move.promotion]}"
     return text
 
 

@@ -1,0 +1,85 @@
+"""``companion bench engine``: the engine opponent's levels against each other.
+
+Plays ``--games`` chess games of the weak level against the strong one (colours alternate),
+through the same brain the table uses (companion/uci.py) and the chess rules engine, and prints
+the score. The claim it checks: the lowest level really plays weakly, losing most games to
+full strength. Full strength thinks ``--strong-time`` seconds a move here (a second at the
+table) to keep the run short; the weak level thinks as at the table. A game still going after
+``--max-plies`` is counted as unfinished (a draw in the score).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+import chess.engine
+
+from companion.games.chess_game import Chess, ChessState, Move
+from companion.uci import FULL_STRENGTH, UciBrain
+
+
+def play_one(white: UciBrain, black: UciBrain, max_plies: int) -> tuple[str, int]:
+    """One game; the result ("1-0", "0-1", "1/2-1/2", or "*" unfinished) and its plies."""
+    state = Chess(["White", "Black"]).new_state()
+    assert isinstance(state, ChessState)
+    plies = 0
+    while not state.is_terminal() and plies < max_plies:
+        brain = white if state.player_to_move() == 0 else black
+        move = brain.choose(state, lambda: True)
+        assert move is not None
+        state.apply(Move(move))
+        plies += 1
+    outcome = state.outcome()
+    return (outcome[0] if outcome else "*"), plies
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="companion bench engine")
+    parser.add_argument("--engine", default="stockfish")
+    parser.add_argument("--games", type=int, default=10)
+    parser.add_argument("--weak", type=int, default=0, help="the weak level (default 0)")
+    parser.add_argument("--strong", type=int, default=FULL_STRENGTH)
+    parser.add_argument("--strong-time", type=float, default=0.1)
+    parser.add_argument("--max-plies", type=int, default=400)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    weak = UciBrain(args.engine, level=args.weak)
+    strong = UciBrain(args.engine, level=args.strong,
+                      limit=chess.engine.Limit(time=args.strong_time))
+    score = {"weak_wins": 0, "draws": 0, "strong_wins": 0, "unfinished": 0}
+    games = []
+    started = time.perf_counter()
+    try:
+        for n in range(args.games):
+            weak_white = n % 2 == 0
+            white, black = (weak, strong) if weak_white else (strong, weak)
+            result, plies = play_one(white, black, args.max_plies)
+            if result == "*":
+                score["unfinished"] += 1
+            elif result == "1/2-1/2":
+                score["draws"] += 1
+            elif (result == "1-0") == weak_white:
+                score["weak_wins"] += 1
+            else:
+                score["strong_wins"] += 1
+            games.append({"weak": "white" if weak_white else "black", "result": result,
+                          "plies": plies})
+            if not args.json:
+                print(f"game {n + 1}: level {args.weak} as {games[-1]['weak']}: {result}"
+                      f" in {plies} plies")
+    finally:
+        weak.close()
+        strong.close()
+    seconds = time.perf_counter() - started
+    if args.json:
+        print(json.dumps({"bench": "engine", "engine": weak.name, "weak": args.weak,
+                          "strong": args.strong, "strong_time": args.strong_time,
+                          **score, "games": games, "seconds": round(seconds, 1)}))
+    else:
+        print(f"{weak.name}: level {args.weak} against level {args.strong}"
+              f" ({args.strong_time} s a move), {args.games} games:"
+              f" {score['weak_wins']} won, {score['draws']} drawn, {score['strong_wins']} lost,"
+              f" {score['unfinished']} unfinished ({seconds:.0f} s)")
+    return 0
