@@ -15,7 +15,7 @@ from typing import Any
 
 from companion.clock import start_clock
 from companion.config import user_data_dir
-from companion.engine import Game, Priority
+from companion.engine import Game, Priority, sentence
 from companion.games import find, load_all
 from companion.journal import (
     Journal,
@@ -78,6 +78,7 @@ usage: companion COMMAND [options]
 
   games [--json]                      the games, their players and inputs
   play GAME [--players A,B] [--dice SPEC] [--cards SPEC] [--board SPEC] [--journal PATH]
+       [--pgn FILE | --pdn FILE] [--fen FEN]
        [--voice auto|pyttsx3|espeak|console|silent] [--rate WPM] [--volume 0-1]
        [--tags MAP] [--seed N] [--OPTION VALUE ...]
                                       play a game at the table
@@ -85,6 +86,8 @@ usage: companion COMMAND [options]
                                       continue the latest (or a named) game
   state [--journal PATH] [--json]     the current state of a saved game
   history [--journal PATH] [--json]   the log of a saved game
+  export [NAME] [--journal PATH] --pgn|--pdn [--out FILE]
+                                      a saved game as PGN (chess) or PDN (checkers, draughts)
   emulate [dgt]                       a virtual serial device on a pty
   emulate camera [--throws N] [--dice K] [--out FILE]
                                       a recording of dice throws, for --dice camera:FILE
@@ -182,10 +185,14 @@ def cmd_play(argv: list[str]) -> int:
     parser.add_argument("--players", help="comma-separated names, in turn order")
     parser.add_argument("--seed", type=int, help="seed of virtual dice and decks")
     parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
+    parser.add_argument("--pgn", metavar="FILE", help="chess: start from this game's moves")
+    parser.add_argument("--pdn", metavar="FILE",
+                        help="checkers, draughts: start from this game's moves")
     args, extra = parser.parse_known_args(argv)
     cls = find(args.game)
     options = _game_options(cls, args.option, extra, args)
-    players = _players(cls, args.players)
+    record, names = _record(cls, args, options)
+    players = _players(cls, args.players) if args.players or not names else names
     game, files = build_game(cls, players, options)
     tags = _tags(args)
     sources = _sources(args)  # a bad source spec is refused before any journal is made
@@ -196,6 +203,10 @@ def cmd_play(argv: list[str]) -> int:
     announcer = _announcer(args)
     session = Session.start(game, Journal(path), announcer, seed=args.seed,
                             auto_chance=_auto_chance(args), config=files, tags=tags)
+    if record:
+        session.load(record, source=f"record:{Path(args.pgn or args.pdn).name}")
+        session.say(f"{len(record)} moves read from {Path(args.pgn or args.pdn).name}. "
+                    + sentence(session.state.status()), Priority.RESULT)
     print(f"(journal: {path})", file=sys.stderr)
     return _run(session, sources, announcer, brain, board=args.board != "keyboard")
 
@@ -297,6 +308,29 @@ def _run(session: Session, sources: list[Source], announcer: Any, brain: Any = N
         session.journal.close()
 
 
+def _record(cls: type[Game], args: argparse.Namespace, options: dict[str, str]
+            ) -> tuple[list[Any], list[str]]:
+    """The moves (and players' names) of ``--pgn FILE`` or ``--pdn FILE``; the record's start
+    position goes into the options."""
+    path = args.pgn or args.pdn
+    if not path:
+        return [], []
+    from companion.records import load_record
+
+    wanted = "pgn" if cls.spec.name == "chess" else "pdn"
+    if (args.pgn and wanted != "pgn") or (args.pdn and wanted != "pdn"):
+        given = "--pgn" if args.pgn else "--pdn"
+        raise ValueError(f"{cls.spec.title} is read with --{wanted}, not {given}")
+
+    def build(start: dict[str, Any]) -> Game:
+        return cls(list(cls.spec.default_players), {**options, **start})
+
+    start, moves, names = load_record(cls, path, build)
+    options.update(start)
+    named = [n for n in names if n and n != "?"]
+    return moves, named if len(set(named)) == 2 else []
+
+
 def _players(cls: type[Game], text: str | None) -> list[str]:
     if text:
         return [p.strip() for p in text.split(",") if p.strip()]
@@ -328,7 +362,8 @@ def _game_options(cls: type[Game], pairs: list[str], extra: list[str],
             value = extra[i + 1]
             i += 1
         i += 1
-        key = next((k for k in (name, name.replace("-", "_")) if k in known), None)
+        key = next((k for k in (name, name.replace("-", "_"), ALIASES.get(name, ""))
+                    if k in known), None)
         if key is None:
             raise ValueError(f"{cls.spec.title} has no option {word}; options: "
                              + (", ".join(sorted(known)) or "none"))
@@ -338,6 +373,10 @@ def _game_options(cls: type[Game], pairs: list[str], extra: list[str],
         if role in known and role not in options and getattr(args, role) == "virtual":
             options[role] = "virtual"
     return options
+
+
+# Option names said the way other programs say them: --fen for checkers and draughts too.
+ALIASES = {"fen": "position"}
 
 
 def _auto_chance(args: argparse.Namespace) -> frozenset[str]:
@@ -425,12 +464,39 @@ def _game_tool(tool: str, argv: list[str]) -> int:
     return _call(entry, argv[1:])
 
 
+# --------------------------------------------------------------------------- export
+
+
+def cmd_export(argv: list[str]) -> int:
+    """``companion export [NAME] [--journal PATH] --pgn|--pdn [--out FILE]``: a saved game in
+    a standard format (one flag per format, from companion.records.FORMATS)."""
+    from companion.records import FORMATS
+
+    parser = argparse.ArgumentParser(prog="companion export")
+    parser.add_argument("name", nargs="?", help="part of a saved game's file name")
+    parser.add_argument("--journal")
+    parser.add_argument("--out", help="write to this file (default: standard output)")
+    group = parser.add_mutually_exclusive_group(required=True)
+    for fmt in FORMATS:
+        group.add_argument(f"--{fmt}", action="store_const", const=fmt, dest="format")
+    args = parser.parse_args(argv)
+    session = _open_saved(args.journal, args.name)
+    text = FORMATS[args.format](session)
+    if args.out:
+        Path(args.out).write_text(text, encoding="utf-8")
+        print(f"(written: {args.out})", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
 COMMANDS: dict[str, Callable[[list[str]], int]] = {
     "games": cmd_games,
     "play": cmd_play,
     "resume": cmd_resume,
     "state": cmd_state,
     "history": cmd_history,
+    "export": cmd_export,
 }
 
 

@@ -333,6 +333,16 @@ class Session:
         self._settle()
         return Reply(True, self.last_announcement)
 
+    def load(self, actions: Sequence[Action], source: str) -> None:
+        """Journal and apply the moves of a game record (PGN, PDN) to start from, without
+        announcing each; the caller says what was loaded."""
+        for action in actions:
+            self._validate(action)
+            self.journal.append(ACTION, encode_action(action), source=source)
+            self.state.apply(action)
+            self.applied.append(action)
+        self._tell_listeners(())
+
     def _commit(self, action: Action, source: str, confidence: float) -> None:
         self.journal.append(ACTION, encode_action(action), source=source, confidence=confidence)
         events = self.state.apply(action)
