@@ -26,6 +26,7 @@ from companion.engine import (
     State,
     TurnPasses,
 )
+from companion.games import _agreement as agreement
 from companion.games._draughts_core import Geometry, Move, Position, format_fen, parse_fen
 
 # --------------------------------------------------------------------------- action
@@ -151,6 +152,7 @@ class BoardState(State):
         self.material_plies = 0  # plies since the material last changed
         self.seen: dict[Position, int] = {pos: 1}  # since the last irreversible move
         self.result: tuple[tuple[int, ...], str] | None = None
+        self.draw_offer: int | None = None  # the player whose draw offer stands
         self._cache: tuple[Position, list[Move]] | None = None
         self._check_end()
 
@@ -198,6 +200,11 @@ class BoardState(State):
     def side_of(self, player: int) -> bool:
         """True when ``player`` plays the bottom pieces (high square numbers)."""
         return (player == 0) == self.player0_bottom
+
+    def may_act(self, player: int) -> bool:
+        # Either player may offer or answer a draw, or resign, at any time; the rules refuse
+        # a move out of turn.
+        return player in (0, 1)
 
     def to_move(self) -> int:
         return 0 if self.pos.bottom_to_move == self.player0_bottom else 1
@@ -255,6 +262,8 @@ class BoardState(State):
                             position=self.fen())
 
     def apply(self, action: Action) -> list[Event]:
+        if type(action) in AGREEMENTS:
+            return agreement.apply(self, action, self.game.players, self._end)
         if self.result is not None:
             raise IllegalAction("The game is over.")
         if not isinstance(action, PieceMove):
@@ -270,6 +279,7 @@ class BoardState(State):
             events.append(Jumped(player, action.squares, action.captured))
         else:
             events.append(Moved(player, action.origin, action.target))
+        events += agreement.after_move(self, player)
         self.pos = self._play(move)
         self.plies += 1
         if not was_king and self.pos.kings >> move.target & 1:
@@ -298,6 +308,9 @@ class BoardState(State):
             events.extend(self._draw_progress())
             events.append(TurnPasses(self.to_move()))
         return events
+
+    def _end(self, winners: tuple[int, ...], detail: str) -> None:
+        self.result = (winners, detail)
 
     def _check_end(self) -> None:
         names = self.game.players
@@ -350,6 +363,7 @@ class BoardState(State):
             "material_plies": self.material_plies,
             "legal": [self.describe_action(a) for a in self.legal_actions()],
             "result": result,
+            "draw_offer": None if self.draw_offer is None else self.game.players[self.draw_offer],
             "options": dict(self.game.options),
         }
 
@@ -398,6 +412,20 @@ def _bits(mask: int) -> list[int]:
 
 _SEP = r"(?:\s*[-x:]\s*|\s+)"
 _MOVE_TEXT = re.compile(rf"^\s*\d+{_SEP}\d+(?:{_SEP}\d+)*\s*$", re.I)
+
+
+AGREEMENTS = frozenset(agreement.ACTIONS.values())
+
+
+def parse_command(state: BoardState, text: str) -> Action:
+    """A move, or a draw offer, its answer, or a resignation."""
+    moved = 1 - state.to_move() if state.plies else None
+    agreed = agreement.parse(text, state.to_move(), moved, state.draw_offer)
+    if agreed is not None:
+        return agreed
+    if state.is_terminal():
+        raise IllegalAction("The game is over.")
+    return parse_move(state, text)
 
 
 def parse_move(state: BoardState, text: str) -> PieceMove:

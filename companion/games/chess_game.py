@@ -32,7 +32,9 @@ from companion.engine import (
     Priority,
     State,
 )
+from companion.games import _agreement as agreement
 from companion.games import register
+from companion.games._agreement import Resign as Resign  # the journal type "Resign"
 from companion.observations import BoardSeen, MoveChosen, Observation
 
 WHITE, BLACK = 0, 1
@@ -81,14 +83,6 @@ class ClaimDraw(Action):
 
     def __str__(self) -> str:
         return "claim draw"
-
-
-@dataclass(frozen=True)
-class Resign(Action):
-    player: int
-
-    def __str__(self) -> str:
-        return "resign"
 
 
 # --------------------------------------------------------------------------- events
@@ -203,7 +197,8 @@ class Chess(Game):
         ),
         default_players=("White", "Black"),
     )
-    action_types = {"Move": Move, "TakeBack": TakeBack, "ClaimDraw": ClaimDraw, "Resign": Resign}
+    action_types = {"Move": Move, "TakeBack": TakeBack, "ClaimDraw": ClaimDraw,
+                    **agreement.ACTIONS}
     tools = {"perft": "companion.games.chess_game:perft_main"}
 
     def new_state(self) -> ChessState:
@@ -226,7 +221,7 @@ class Chess(Game):
             "e4, Nf3, exd5, O-O, e7e8q   a move in SAN or UCI (promotion to a queen unless named)\n"
             "takeback [N]                take back the last move (or N half-moves)\n"
             "claim draw                  claim a draw (threefold repetition, fifty-move rule)\n"
-            "resign                      the player to move resigns"
+            + agreement.HELP
         )
 
     def parse_action(self, state: State, text: str) -> Action:
@@ -242,8 +237,10 @@ class Chess(Game):
             return TakeBack(plies)
         if head == "claim" or text.strip().lower() == "draw":
             return ClaimDraw(state.player_to_move())
-        if head == "resign":
-            return Resign(state.player_to_move())
+        moved = 1 - state.player_to_move() if state.board.move_stack else None
+        agreed = agreement.parse(text, state.player_to_move(), moved, state.draw_offer)
+        if agreed is not None:
+            return agreed
         if len(words) != 1:
             raise IllegalAction(f"I don't understand {text.strip()!r}: say one move, like Nf3.")
         if state.engine_to_move():
@@ -251,6 +248,14 @@ class Chess(Game):
                 f"{self.players[state.player_to_move()]} is played by the engine: wait for its"
                 " move (or say takeback).", position=state.board.fen())
         return Move(state.parse_move(words[0]).uci())
+
+    def parse_spoken(self, state: State, text: str, player: int | None) -> Action:
+        assert isinstance(state, ChessState)
+        action = super().parse_spoken(state, text, player)
+        to_move = state.player_to_move()
+        if player is not None and player != to_move and isinstance(action, Move | ClaimDraw):
+            raise IllegalAction(f"{self.players[player]}, it is {self.players[to_move]}'s turn")
+        return action
 
     def interpret(self, state: State, observation: Observation) -> Action:
         assert isinstance(state, ChessState)
@@ -282,8 +287,9 @@ class ChessState(State):
         self.sans: list[str] = []
         self.ucis: list[str] = []
         self._memo: dict[str, Any] = {}  # outcome and claimable draw of this position
-        # (termination in words, winners) once resigned or a draw was claimed
+        # (termination in words, winners) once resigned or a draw was claimed or agreed
         self.ended: tuple[str, tuple[int, ...]] | None = None
+        self.draw_offer: int | None = None  # the player whose draw offer stands
 
     # --- core API -----------------------------------------------------------------
 
@@ -291,6 +297,11 @@ class ChessState(State):
         if self.outcome() is not None:
             return TERMINAL
         return self.player_to_move()
+
+    def may_act(self, player: int) -> bool:
+        # Either player may offer or answer a draw, or resign, at any time; the rules refuse
+        # a move out of turn.
+        return player in (WHITE, BLACK)
 
     def player_to_move(self) -> int:
         return WHITE if self.board.turn == chess.WHITE else BLACK
@@ -318,6 +329,7 @@ class ChessState(State):
         twin.sans = list(self.sans)
         twin.ucis = list(self.ucis)
         twin.ended = self.ended
+        twin.draw_offer = self.draw_offer
         return twin
 
     def to_json(self) -> dict[str, Any]:
@@ -332,6 +344,7 @@ class ChessState(State):
             "result": outcome[0] if outcome else "*",
             "termination": outcome[1] if outcome else None,
             "claimable_draw": self.claimable_draw(),
+            "draw_offer": None if self.draw_offer is None else self.game.players[self.draw_offer],
             # UCI, not SAN: SAN costs a move push per entry (say "options" for SAN).
             "legal_moves": [m.uci() for m in self.board.legal_moves] if outcome is None else [],
         }
@@ -646,6 +659,7 @@ def _apply_move(state: ChessState, action: Action) -> list[Event]:
     state.ucis.append(move.uci())
     state.changed()
     events: list[Event] = [MovePlayed(player, san, move.uci(), words)]
+    events += agreement.after_move(state, player)
     outcome = state.outcome()
     if outcome is not None:
         events.append(GameOver(outcome[2], outcome[1].capitalize() + "."))
@@ -673,6 +687,7 @@ def _apply_takeback(state: ChessState, action: Action) -> list[Event]:
             position=board.fen(),
         )
     sans = []
+    state.draw_offer = None  # an offer belongs to the position it was made in
     for _ in range(action.plies):
         board.pop()
         sans.append(state.sans.pop())
@@ -697,24 +712,22 @@ def _apply_claim(state: ChessState, action: Action) -> list[Event]:
     return [GameOver((), f"Draw claimed by {rule}.")]
 
 
-def _apply_resign(state: ChessState, action: Action) -> list[Event]:
-    assert isinstance(action, Resign)
-    if state.is_terminal():
-        raise IllegalAction("The game is over.", position=state.board.fen())
-    if action.player not in (WHITE, BLACK):
-        raise IllegalAction("Only White or Black can resign.", position=state.board.fen())
-    winner = 1 - action.player
-    state.ended = ("resignation", (winner,))
-    state.changed()
-    names = state.game.players
-    return [GameOver((winner,), f"{names[action.player]} resigns.")]
+def _apply_agreement(state: ChessState, action: Action) -> list[Event]:
+    def end(winners: tuple[int, ...], detail: str) -> None:
+        state.ended = ("resignation" if winners else "agreement", winners)
+        state.changed()
+
+    try:
+        return agreement.apply(state, action, state.game.players, end)
+    except IllegalAction as err:
+        raise IllegalAction(err.reason, position=state.board.fen()) from None
 
 
 _APPLY = {
     Move: _apply_move,
     TakeBack: _apply_takeback,
     ClaimDraw: _apply_claim,
-    Resign: _apply_resign,
+    **{kind: _apply_agreement for kind in agreement.ACTIONS.values()},
 }
 
 

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from companion.engine import Action, Event, Game, GameSpec, IllegalAction, Option, State
+from companion.engine import Action, Event, Game, GameSpec, Option, State
+from companion.games import _agreement as agreement
 from companion.games import register
 from companion.games._draughts_core import (
     DRAUGHTS_BOARD,
@@ -29,7 +30,7 @@ from companion.games._draughts_game import (
     BoardState,
     DrawCount,
     PieceMove,
-    parse_move,
+    parse_command,
     perft_tool,
 )
 
@@ -166,7 +167,8 @@ class Draughts(Game):
         house_rules=HOUSE_RULES,
         default_players=("White", "Black"),
     )
-    action_types: ClassVar[dict[str, type[Action]]] = {"PieceMove": PieceMove}
+    action_types: ClassVar[dict[str, type[Action]]] = {"PieceMove": PieceMove,
+                                                       **agreement.ACTIONS}
     tools: ClassVar[dict[str, str]] = {"perft": "companion.games.draughts:perft_main"}
 
     def new_state(self) -> DraughtsState:
@@ -185,9 +187,7 @@ class Draughts(Game):
 
     def parse_action(self, state: State, text: str) -> Action:
         assert isinstance(state, DraughtsState)
-        if state.is_terminal():
-            raise IllegalAction("The game is over.")
-        return parse_move(state, text)
+        return parse_command(state, text)
 
     def query(self, state: State, text: str) -> str | None:
         assert isinstance(state, DraughtsState)
@@ -203,6 +203,7 @@ class Draughts(Game):
             "  32-28 / 26x37 / 26x37x48   a move (the landing squares only when needed)\n"
             "  moves                       the legal moves\n"
             "  board                       the board as text"
+            + "\n" + agreement.help_text("  ")
         )
 
 
