@@ -191,6 +191,10 @@ def cmd_play(argv: list[str]) -> int:
     args, extra = parser.parse_known_args(argv)
     cls = find(args.game)
     options = _game_options(cls, args.option, extra, args)
+    if options.get("time"):
+        from companion.game_clock import TimeControl
+
+        TimeControl.parse(options["time"])  # a bad time control is refused before the journal
     record, names = _record(cls, args, options)
     players = _players(cls, args.players) if args.players or not names else names
     game, files = build_game(cls, players, options)
@@ -297,6 +301,11 @@ def _run(session: Session, sources: list[Source], announcer: Any, brain: Any = N
     clock = start_clock(session)  # a Time Limit Game's agreed hour
     if clock is not None:
         sources.append(clock)
+    from companion.game_clock import start_game_clock
+
+    players_clock = start_game_clock(session, board=board)  # --time 15+10, a DGT clock
+    if players_clock is not None:
+        sources.append(players_clock)
     if brain is not None:
         from companion.opponent import seat
 

@@ -79,6 +79,15 @@ class MoveChosen(Observation):
 
 
 @dataclass(frozen=True)
+class ClockSeen(Observation):
+    """A chess clock's reading (a DGT clock): the time left on each side, in seconds."""
+
+    times: tuple[float, float] = (0.0, 0.0)  # the left and the right side, seen from the front
+    running: int = -1  # 0: the left side's time runs, 1: the right side's, -1: stopped
+    flags: tuple[bool, bool] = (False, False)  # a side's flag has fallen (the clock says)
+
+
+@dataclass(frozen=True)
 class DeviceHello(Observation):
     name: str = ""
     version: str = ""

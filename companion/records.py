@@ -57,9 +57,20 @@ def pgn(session: Session) -> str:
     game.headers["Result"] = outcome[0] if outcome else "*"
     if state.start_fen != chess.STARTING_FEN:
         game.setup(state.start_fen)
+    from companion.game_clock import TimeControl, clock_times
+
+    control = str(session.game.options.get("time") or "")
+    if control:
+        game.headers["TimeControl"] = TimeControl.parse(control).pgn()
+    clocks = clock_times(session)  # when a clock was kept or read
+    if state.ended is not None and state.ended[0].startswith("time forfeit"):
+        game.headers["Termination"] = "time forfeit"
     node: chess.pgn.GameNode = game
-    for uci in state.ucis:
+    for ply, uci in enumerate(state.ucis, start=1):
+        mover = 0 if node.board().turn == chess.WHITE else 1
         node = node.add_variation(chess.Move.from_uci(uci))
+        if ply in clocks:
+            node.set_clock(clocks[ply][mover])
     if outcome is not None and outcome[1]:
         node.comment = (node.comment + " " if node.comment else "") + outcome[1]
     return str(game) + "\n"

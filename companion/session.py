@@ -117,6 +117,8 @@ class Session:
         self.listeners: list[Callable[[Session, Sequence[Event]], None]] = []
         # console commands added by what sits at the table (an engine opponent, a clock)
         self.commands: dict[str, Callable[[Session, list[str], TextCommand], Reply]] = {}
+        # observations those helpers read (a clock's readings)
+        self.handlers: dict[type[Observation], Callable[[Session, Observation], Reply]] = {}
         self.code_note: str | None = None  # set by resume when the rules code has changed
 
     # --- construction -------------------------------------------------------------
@@ -236,6 +238,9 @@ class Session:
         return self.submit(TextCommand(source=source, text=text, player=player))
 
     def _handle_device(self, obs: Observation) -> Reply:
+        extra = self.handlers.get(type(obs))
+        if extra is not None:
+            return extra(self, obs)
         handler = _DEVICE_HANDLERS.get(type(obs), Session._on_reading)
         return handler(self, obs)
 

@@ -49,9 +49,19 @@ class Resign(Action):
         return "resign"
 
 
+@dataclass(frozen=True)
+class FlagFall(Action):
+    """The player's time has run out (said by a clock, or claimed: "flag")."""
+
+    player: int
+
+    def __str__(self) -> str:
+        return "flag"
+
+
 ACTIONS: dict[str, type[Action]] = {
     "OfferDraw": OfferDraw, "AcceptDraw": AcceptDraw, "DeclineDraw": DeclineDraw,
-    "Resign": Resign,
+    "Resign": Resign, "FlagFall": FlagFall,
 }
 
 
@@ -89,12 +99,14 @@ _WORDS = {
     "decline draw": DeclineDraw, "decline": DeclineDraw, "decline the draw": DeclineDraw,
     "no draw": DeclineDraw, "refuse draw": DeclineDraw,
     "resign": Resign, "i resign": Resign, "resigns": Resign,
+    "flag": FlagFall, "flag fall": FlagFall, "flag fallen": FlagFall, "time": FlagFall,
 }
 
 HELP = (
     "offer draw                  offer a draw (after your move; a move by the other declines)\n"
     "accept draw / decline draw  answer a draw offer\n"
-    "resign                      resign (the player to move, or name the player: Black resign)"
+    "resign                      resign (the player to move, or name the player: Black resign)\n"
+    "flag                        the flag of the player to move has fallen (Black flag: hers)"
 )
 
 
@@ -113,7 +125,7 @@ def parse(text: str, to_move: int, moved: int | None, offer: int | None) -> Acti
         return OfferDraw(to_move if moved is None else moved)
     if kind in (AcceptDraw, DeclineDraw):
         return kind(to_move if offer is None else 1 - offer)
-    return Resign(to_move)
+    return kind(to_move)
 
 
 # --------------------------------------------------------------------------- rules
@@ -149,6 +161,10 @@ def apply(state: Any, action: Action, names: Sequence[str],
         state.draw_offer = None
         end((1 - player,), f"{names[player]} resigns.")
         return [GameOver((1 - player,), f"{names[player]} resigns.")]
+    if isinstance(action, FlagFall):  # the usual rule: the player out of time loses
+        state.draw_offer = None
+        end((1 - player,), f"{names[player]}'s flag has fallen.")
+        return [GameOver((1 - player,), f"{names[player]}'s flag has fallen.")]
     raise IllegalAction(f"{action} is not an agreement.")
 
 

@@ -182,6 +182,8 @@ class Chess(Game):
             Option("level", 20, "the engine's strength, 0 (a beginner) to 20 (full strength)"),
             Option("elo", 0, "play at about this rating instead of a level (UCI_Elo; 0: use"
                    " the level)"),
+            Option("time", "", "a time control, minutes+increment seconds (15+10): the"
+                   " companion keeps the clock, or reads a DGT clock"),
             Option(
                 "auto_draw",
                 False,
@@ -712,9 +714,34 @@ def _apply_claim(state: ChessState, action: Action) -> list[Event]:
     return [GameOver((), f"Draw claimed by {rule}.")]
 
 
+def _apply_flag(state: ChessState, action: Action) -> list[Event]:
+    """FIDE 6.9: the player whose flag falls loses, unless the opponent cannot checkmate by
+    any series of legal moves; then the game is drawn. "Cannot checkmate" is read as
+    python-chess's insufficient material of the opponent (a lone king; king and one minor
+    piece; bishops all on one colour)."""
+    assert isinstance(action, agreement.FlagFall)
+    board = state.board
+    if state.is_terminal():
+        raise IllegalAction("The game is over.", position=board.fen())
+    if action.player not in (WHITE, BLACK):
+        raise IllegalAction("Only White's or Black's flag can fall.", position=board.fen())
+    names = state.game.players
+    opponent = chess.BLACK if action.player == WHITE else chess.WHITE
+    state.draw_offer = None
+    if board.has_insufficient_material(opponent):
+        state.ended = ("time forfeit against insufficient material", ())
+        state.changed()
+        other = names[1 - action.player]
+        return [GameOver((), f"{names[action.player]}'s flag has fallen, but {other} cannot"
+                             " checkmate: a draw.")]
+    state.ended = ("time forfeit", (1 - action.player,))
+    state.changed()
+    return [GameOver((1 - action.player,), f"{names[action.player]}'s flag has fallen.")]
+
+
 def _apply_agreement(state: ChessState, action: Action) -> list[Event]:
     def end(winners: tuple[int, ...], detail: str) -> None:
-        state.ended = ("resignation" if winners else "agreement", winners)
+        state.ended = ("resignation" if winners else "agreement", winners)  # not FlagFall
         state.changed()
 
     try:
@@ -728,6 +755,7 @@ _APPLY = {
     TakeBack: _apply_takeback,
     ClaimDraw: _apply_claim,
     **{kind: _apply_agreement for kind in agreement.ACTIONS.values()},
+    agreement.FlagFall: _apply_flag,
 }
 
 
