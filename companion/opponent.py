@@ -36,7 +36,8 @@ class Brain(Protocol):
     """What thinks for the opponent. ``choose``, ``advise`` and ``judge`` run in the
     opponent's thread on a copy of the state; ``cancel`` may be called from any thread."""
 
-    name: str
+    name: str  # said: "Stockfish 15.1 plays Black"
+    source: str  # the moves' source in the journal: "engine:stockfish"
 
     def key(self, state: State) -> str:
         """The position (what a MoveChosen names): a FEN."""
@@ -84,7 +85,7 @@ class Opponent:
         self.brain = brain
         self.side = side
         self.board = board  # the pieces are on an electronic board: say how to move them
-        self.name = f"engine:{brain.name.split()[0].lower()}"
+        self.name = brain.source
         self._jobs: queue.Queue[_Job | None] = queue.Queue()
         self._key = ""  # the position asked about last (read by the worker)
         self._emit: Emit | None = None
@@ -92,6 +93,8 @@ class Opponent:
         session.listeners.append(self._on_events)
         session.commands["hint"] = self._hint
         session.commands["eval"] = self._eval
+        if "TakeBack" not in session.game.action_types and side is not None:
+            session.commands["undo"] = self._undo
 
     # --- the table side (the loop's thread) ------------------------------------------
 
@@ -130,6 +133,14 @@ class Opponent:
     def thinking(self) -> bool:
         state = self.session.state
         return self.side is not None and state.current_player() == self.side
+
+    def _undo(self, session: Session, args: list[str], obs: TextCommand) -> Reply:
+        """Undo on your move takes back the opponent's reply too (as chess's takeback)."""
+        reply = session.undo(obs.source)
+        state = session.state
+        if state.current_player() == self.side and session.applied and not args:
+            reply = session.undo(obs.source)
+        return reply
 
     def _hint(self, session: Session, args: list[str], obs: TextCommand) -> Reply:
         return self._ask("hint", "Let me look for a move.")
@@ -182,6 +193,8 @@ class Opponent:
 # game name -> "module:function(game) -> Brain"; the function reads the game's options.
 BRAINS: dict[str, str] = {
     "chess": "companion.uci:brain_for",
+    "checkers": "companion.draughts_brain:brain_for",
+    "draughts": "companion.draughts_brain:brain_for",
 }
 
 

@@ -62,6 +62,7 @@ class UciBrain:
         path = find_engine(command)
         self.engine = chess.engine.SimpleEngine.popen_uci(path, timeout=20)
         self.name = str(self.engine.id.get("name", os.path.basename(path)))
+        self.source = f"engine:{os.path.basename(command)}"
         self.players = tuple(players)
         self.level = max(0, min(FULL_STRENGTH, level))
         self.limit = limit or level_limit(FULL_STRENGTH if elo else self.level)

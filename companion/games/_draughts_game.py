@@ -20,14 +20,17 @@ from companion.engine import (
     TERMINAL,
     Action,
     Event,
+    Game,
     GameOver,
     IllegalAction,
+    Option,
     Priority,
     State,
     TurnPasses,
 )
 from companion.games import _agreement as agreement
 from companion.games._draughts_core import Geometry, Move, Position, format_fen, parse_fen
+from companion.observations import MoveChosen, Observation
 
 # --------------------------------------------------------------------------- action
 
@@ -417,6 +420,46 @@ _MOVE_TEXT = re.compile(rf"^\s*\d+{_SEP}\d+(?:{_SEP}\d+)*\s*$", re.I)
 AGREEMENTS = frozenset(agreement.ACTIONS.values())
 
 
+# --------------------------------------------------------------------------- at the table
+
+TABLE_OPTIONS = (
+    Option("engine", "", "builtin: play against the built-in search (hint and eval too)",
+           ("", "builtin")),
+    Option("side", "first", "the side you play against it: first, second, or both (hint"
+           " and eval only)", ("first", "second", "both")),
+    Option("level", 2, "the search's strength, 1 (a beginner) to 4"),
+    Option("time", "", "a time control, minutes+increment seconds (15+10)"),
+)
+
+
+class TableGame(Game):
+    """Checkers and draughts at the table: an engine may play one side (its moves arrive as
+    ``MoveChosen`` observations for one position, from companion/opponent.py)."""
+
+    def engine_side(self) -> int | None:
+        side = str(self.options.get("side", "both"))
+        if str(self.options.get("engine") or "") != "builtin" or side == "both":
+            return None
+        return 1 if side == "first" else 0
+
+    def interpret(self, state: State, observation: Observation) -> Action:
+        if isinstance(observation, MoveChosen):
+            assert isinstance(state, BoardState)
+            if observation.position != position_key(state) or state.is_terminal() \
+                    or state.to_move() != self.engine_side():
+                raise StaleMove("A move chosen for an earlier position; ignored.")
+            return parse_move(state, observation.move)
+        return super().interpret(state, observation)
+
+
+class StaleMove(IllegalAction):
+    quiet = True
+
+
+def position_key(state: BoardState) -> str:
+    return f"{state.fen()} {state.plies}"
+
+
 def parse_command(state: BoardState, text: str) -> Action:
     """A move, or a draw offer, its answer, or a resignation."""
     moved = 1 - state.to_move() if state.plies else None
@@ -425,6 +468,10 @@ def parse_command(state: BoardState, text: str) -> Action:
         return agreed
     if state.is_terminal():
         raise IllegalAction("The game is over.")
+    side = state.game.engine_side() if isinstance(state.game, TableGame) else None
+    if side is not None and side == state.to_move():
+        raise IllegalAction(f"{state.game.players[side]} is played by the computer: wait for"
+                            " its move (or say undo).")
     return parse_move(state, text)
 
 

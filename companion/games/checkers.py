@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from companion.engine import Action, Game, GameSpec, Option, State
+from companion.engine import Action, GameSpec, Option, State
 from companion.games import _agreement as agreement
 from companion.games import register
 from companion.games._draughts_core import (
@@ -23,7 +23,14 @@ from companion.games._draughts_core import (
     parse_fen,
     perft,
 )
-from companion.games._draughts_game import BoardState, PieceMove, parse_command, perft_tool
+from companion.games._draughts_game import (
+    TABLE_OPTIONS,
+    BoardState,
+    PieceMove,
+    TableGame,
+    parse_command,
+    perft_tool,
+)
 
 START = "B:W21-32:B1-12"
 
@@ -60,7 +67,7 @@ class CheckersState(BoardState):
 
 
 @register
-class Checkers(Game):
+class Checkers(TableGame):
     spec = GameSpec(
         name="checkers",
         title="Checkers",
@@ -78,6 +85,7 @@ class Checkers(Game):
                    " (0: never)"),
             Option("position", START, "the starting position as a PDN FEN (W = squares 21-32"
                    " side, B = squares 1-12 side, first letter = side to move)"),
+            *TABLE_OPTIONS,
         ),
         house_rules=HOUSE_RULES,
         default_players=("Red", "White"),

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from companion.engine import Action, Event, Game, GameSpec, Option, State
+from companion.engine import Action, Event, GameSpec, Option, State
 from companion.games import _agreement as agreement
 from companion.games import register
 from companion.games._draughts_core import (
@@ -27,9 +27,11 @@ from companion.games._draughts_core import (
     perft,
 )
 from companion.games._draughts_game import (
+    TABLE_OPTIONS,
     BoardState,
     DrawCount,
     PieceMove,
+    TableGame,
     parse_command,
     perft_tool,
 )
@@ -145,7 +147,7 @@ class DraughtsState(BoardState):
 
 
 @register
-class Draughts(Game):
+class Draughts(TableGame):
     spec = GameSpec(
         name="draughts",
         title="Draughts",
@@ -163,6 +165,7 @@ class Draughts(Game):
                    " (FMJD; 0: never)"),
             Option("position", START, "the starting position as a PDN FEN (W = White, on"
                    " 31-50 at the start; first letter = side to move)"),
+            *TABLE_OPTIONS,
         ),
         house_rules=HOUSE_RULES,
         default_players=("White", "Black"),
