@@ -173,3 +173,12 @@ def test_the_computer_plays_at_the_table_and_undo_takes_back_its_reply(name: str
             assert session.state.current_player() == 0
     finally:
         opponent.close()
+
+
+@pytest.mark.parametrize("name", ["chess", "checkers", "draughts"])
+def test_hint_without_an_engine_says_how_to_get_one(name: str) -> None:
+    game, files = build_game(find(name), find(name).spec.default_players, {})
+    session = Session.start(game, Journal.memory(), Recorder(), config=files)
+    reply = session.command("hint")
+    assert reply.accepted and reply.text.startswith("Hints and eval come from")
+    assert "--engine" in reply.text

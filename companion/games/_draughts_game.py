@@ -442,6 +442,12 @@ class TableGame(Game):
             return None
         return 1 if side == "first" else 0
 
+    def query(self, state: State, text: str) -> str | None:
+        if text.strip().lower() in ("hint", "eval"):  # with --engine, the opponent answers
+            return ("Hints and eval come from the computer: play with --engine builtin"
+                    " (--side both for hints only).")
+        return None
+
     def interpret(self, state: State, observation: Observation) -> Action:
         if isinstance(observation, MoveChosen):
             assert isinstance(state, BoardState)

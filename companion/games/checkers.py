@@ -118,7 +118,7 @@ class Checkers(TableGame):
             return state.board_text()
         if word in ("moves", "jumps", "legal"):
             return state.choices_text() or state.expected()
-        return None
+        return super().query(state, text)
 
     def command_help(self) -> str:
         return (

@@ -251,6 +251,12 @@ class Chess(Game):
                 " move (or say takeback).", position=state.board.fen())
         return Move(state.parse_move(words[0]).uci())
 
+    def query(self, state: State, text: str) -> str | None:
+        if text.strip().lower() in ("hint", "eval"):  # with --engine, the opponent answers
+            return ("Hints and eval come from an engine: play with --engine stockfish"
+                    " (--side both for hints only).")
+        return None
+
     def parse_spoken(self, state: State, text: str, player: int | None) -> Action:
         assert isinstance(state, ChessState)
         action = super().parse_spoken(state, text, player)

@@ -199,7 +199,7 @@ class Draughts(TableGame):
             return state.board_text()
         if word in ("moves", "legal", "captures"):
             return state.choices_text() or state.expected()
-        return None
+        return super().query(state, text)
 
     def command_help(self) -> str:
         return (
