@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import time
 
 import chess.engine
@@ -23,8 +24,11 @@ from companion.uci import FULL_STRENGTH, UciBrain
 
 
 def play_board(name: str, weak_level: int, strong_level: int, weak_first: bool,
-               max_plies: int) -> tuple[str, int]:
-    """One checkers or draughts game: "weak", "strong", "draw" or "*", and its plies."""
+               max_plies: int, opening: int = 0) -> tuple[str, int]:
+    """One checkers or draughts game: "weak", "strong", "draw" or "*", and its plies. The
+    first two plies are random, seeded by ``opening`` (each opening is played with both
+    colours), as checkers matches draw their openings: the search is deterministic, so
+    without it every game of a colour would be the same."""
     from companion.draughts_brain import SearchBrain
     from companion.games._draughts_game import BoardState, parse_move
 
@@ -33,7 +37,10 @@ def play_board(name: str, weak_level: int, strong_level: int, weak_first: bool,
     state = game.new_state()
     assert isinstance(state, BoardState)
     weak, strong = SearchBrain(game, weak_level), SearchBrain(game, strong_level)
-    plies = 0
+    rng = random.Random(opening)
+    for _ in range(2):
+        state.apply(rng.choice(state.legal_actions()))
+    plies = 2
     while not state.is_terminal() and plies < max_plies:
         first_to_move = state.to_move() == 0
         brain = weak if first_to_move == weak_first else strong
@@ -129,7 +136,8 @@ def _board_main(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     for n in range(args.games):
         weak_first = n % 2 == 0
-        result, plies = play_board(args.game, weak, strong, weak_first, args.max_plies)
+        result, plies = play_board(args.game, weak, strong, weak_first, args.max_plies,
+                                   opening=n // 2)
         score[key[result]] += 1
         games.append({"weak": "first" if weak_first else "second", "result": result,
                       "plies": plies})

@@ -5,6 +5,7 @@ companion/games/_draughts_search.py on the game's own move generator. ``--engine
 from __future__ import annotations
 
 import threading
+import zlib
 from collections.abc import Callable, Sequence
 
 from companion.engine import Event, Game, State
@@ -54,7 +55,7 @@ class SearchBrain:
     def choose(self, state: State, wanted: Callable[[], bool]) -> str | None:
         assert isinstance(state, BoardState)
         result = self._searcher(state, wanted).search(state.pos, LEVELS[self.level],
-                                                      seed=hash(self.key(state)) & 0xFFFF)
+                                                      seed=zlib.crc32(self.key(state).encode()))
         if result is None or not wanted():
             return None
         return str(state.to_action(result.move))

@@ -182,3 +182,17 @@ def test_hint_without_an_engine_says_how_to_get_one(name: str) -> None:
     reply = session.command("hint")
     assert reply.accepted and reply.text.startswith("Hints and eval come from")
     assert "--engine" in reply.text
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_the_search_plays_a_move_of_the_best_minimax_score(name: str) -> None:
+    """The chosen move is worth what plain minimax says the best move is worth (a move only
+    bounded by the best score in the pruned search must never be taken for a tie)."""
+    s = _searcher(name)
+    for pos in _random_positions(name, 12, seed=11):
+        if len(s.moves(pos)) == 1:
+            continue  # played at once
+        result = s.search(pos, Level(budget=10**9, max_depth=3, margin=0))
+        assert result is not None and result.depth == 3
+        best = max(-_minimax(s, s.play(pos, m), 2, 1) for m in s.moves(pos))
+        assert -_minimax(s, s.play(pos, result.move), 2, 1) == best == result.score

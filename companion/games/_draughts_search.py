@@ -134,8 +134,13 @@ class Searcher:
         if not done:
             return Result(order[0], 0, 0, self.nodes)
         best = max(s for s, _ in done)
-        near = [m for s, m in done if s >= best - level.margin]
-        move = near[0] if len(near) == 1 else random.Random(seed).choice(near)
+        if not level.margin:
+            # The first move to reach the best score has it exactly; a later one may only
+            # have been bounded by it (it failed low), so it is never taken for a tie.
+            move = next(m for s, m in done if s == best)
+        else:  # every score exact (full windows): any move this close to the best
+            near = [m for s, m in done if s >= best - level.margin]
+            move = random.Random(seed).choice(near)
         score = next(s for s, m in done if m == move)
         return Result(move, score, depth_done, self.nodes)
 
