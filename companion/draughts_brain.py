@@ -103,6 +103,15 @@ class SearchBrain:
     def guide(self, state: State, events: Sequence[Event]) -> str:
         return ""  # no electronic board for checkers and draughts
 
+    def accepts_draw(self, state: State, side: int) -> bool:
+        """Yes when it stands worse by half a man or more."""
+        assert isinstance(state, BoardState)
+        result = self._searcher(state, lambda: True).search(state.pos, HINT)
+        if result is None:
+            return False
+        mine = result.score if state.to_move() == side else -result.score
+        return mine <= -MAN // 2
+
     def cancel(self) -> None:
         self._stop.set()
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from companion.engine import Event, Game, IllegalAction, Priority, State
+from companion.games._agreement import DrawOffered
 from companion.observations import DeviceError, DeviceStatus, MoveChosen, TextCommand
 from companion.reply import Reply
 from companion.sources import Emit
@@ -63,6 +64,10 @@ class Brain(Protocol):
         """After its own move: what to do with the pieces on an electronic board ("")."""
         ...
 
+    def accepts_draw(self, state: State, side: int) -> bool:
+        """Whether ``side`` takes a draw offered in this position."""
+        ...
+
     def cancel(self) -> None: ...
 
     def close(self) -> None: ...
@@ -70,9 +75,10 @@ class Brain(Protocol):
 
 @dataclass(frozen=True)
 class _Job:
-    kind: str  # "move", "hint" or "eval"
+    kind: str  # "move", "draw", "hint" or "eval"
     key: str
     state: State
+    gen: int = 0  # a move search is wanted only while the generation is the same
 
 
 class Opponent:
@@ -88,6 +94,8 @@ class Opponent:
         self.name = brain.source
         self._jobs: queue.Queue[_Job | None] = queue.Queue()
         self._key = ""  # the position asked about last (read by the worker)
+        self._gen = 0  # bumped when a search must stop although the position is the same
+        self._asked: tuple[str, int] | None = None  # the move search asked for last
         self._emit: Emit | None = None
         self._thread: threading.Thread | None = None
         session.listeners.append(self._on_events)
@@ -117,6 +125,13 @@ class Opponent:
             words = self.brain.guide(session.state, events)
             if words:
                 session.say(words[:1].upper() + words[1:] + ".", Priority.RESULT)
+        if any(isinstance(e, DrawOffered) and e.player != self.side for e in events) \
+                and self.side is not None:
+            # Answer the offer before moving: stop a search under way, ask again after.
+            self._gen += 1
+            self.brain.cancel()
+            state = session.state
+            self._jobs.put(_Job("draw", self.brain.key(state), state.clone(), self._gen))
         self._consider()
 
     def _consider(self) -> None:
@@ -127,8 +142,9 @@ class Opponent:
             self._key = key
             self.brain.cancel()  # a search for another position
         if self.side is not None and state.current_player() == self.side \
-                and self.session.pending is None:
-            self._jobs.put(_Job("move", key, state.clone()))
+                and self.session.pending is None and self._asked != (key, self._gen):
+            self._asked = (key, self._gen)
+            self._jobs.put(_Job("move", key, state.clone(), self._gen))
 
     def thinking(self) -> bool:
         state = self.session.state
@@ -180,9 +196,19 @@ class Opponent:
     def _do(self, job: _Job) -> None:
         assert self._emit is not None
         if job.kind == "move":
-            move = self.brain.choose(job.state, lambda: self._key == job.key)
-            if move is not None and self._key == job.key:
+            def wanted() -> bool:
+                return self._key == job.key and self._gen == job.gen
+
+            move = self.brain.choose(job.state, wanted)
+            if move is not None and wanted():
                 self._emit(MoveChosen(source=self.name, move=move, position=job.key))
+            return
+        if job.kind == "draw":
+            assert self.side is not None
+            accept = self.brain.accepts_draw(job.state, self.side)
+            if self._key == job.key:
+                self._emit(TextCommand(source=self.name, player=self.session.game.players[
+                    self.side], text="accept draw" if accept else "decline draw"))
             return
         words = self.brain.advise(job.state) if job.kind == "hint" else \
             self.brain.judge(job.state)

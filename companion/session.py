@@ -38,6 +38,7 @@ from companion.journal import ACTION, CORRECT, REFUSED, UNDO, Entry, Journal, Jo
 from companion.observations import (
     CONFIRM_BELOW,
     ButtonPressed,
+    ClockSeen,
     DeviceError,
     DeviceHello,
     DeviceStatus,
@@ -265,6 +266,11 @@ class Session:
         self.say(obs.detail or f"Device {obs.state}.", Priority.RESULT)
         return Reply(True)
 
+    def _on_clock(self, obs: Observation) -> Reply:
+        # A clock's reading with no players' clock at the table: nothing to do with it.
+        log.debug("clock reading ignored (%s)", obs.source)
+        return Reply(True)
+
     def _on_button(self, obs: Observation) -> Reply:
         assert isinstance(obs, ButtonPressed)
         # A device button is the console command of the same name ("undo", "yes").
@@ -490,6 +496,7 @@ _DEVICE_HANDLERS: dict[type[Observation], Callable[[Session, Observation], Reply
     DeviceStatus: Session._on_status,
     ButtonPressed: Session._on_button,
     TagSeen: Session._on_tag,
+    ClockSeen: Session._on_clock,
 }
 
 

@@ -27,6 +27,7 @@ from companion.games.chess_game import (
 )
 
 FULL_STRENGTH = 20
+DRAW_BELOW = 50  # centipawns: the engine takes a draw when it stands worse than this
 HINT_LIMIT = chess.engine.Limit(time=0.5)
 # Where Debian and Ubuntu put the engines of their packages (not on a user's PATH).
 ENGINE_DIRS = ("/usr/games", "/usr/local/games")
@@ -144,6 +145,16 @@ class UciBrain:
         before = state.board.copy()
         move = before.pop()
         return "on the board, " + board_move_words(before, move)
+
+    def accepts_draw(self, state: State, side: int) -> bool:
+        """Yes when it stands worse by half a pawn or more, at full strength's judgement."""
+        assert isinstance(state, ChessState)
+        _, info = self._analyse(state.board.copy(), self.hint_limit, self.full_options)
+        score = info.get("score")
+        if score is None:
+            return False
+        mine = score.pov(chess.WHITE if side == 0 else chess.BLACK)
+        return mine.score(mate_score=100_000) <= -DRAW_BELOW
 
     def cancel(self) -> None:
         with self._lock:

@@ -310,3 +310,30 @@ def test_a_missing_engine_is_refused_before_any_journal_is_made(
                      "--journal", str(journal)])
     assert code == 2 and not journal.exists()
     assert "no chess engine called 'no-such-engine' was found" in capsys.readouterr().err
+
+
+@needs_stockfish
+@pytest.mark.parametrize(("fen", "accepted"), [
+    ("4k3/8/8/8/8/8/8/3QK3 w - - 0 1", True),  # the engine (Black) has a lone king
+    ("3qk3/8/8/8/8/8/8/4K3 w - - 0 1", False),  # the engine has the queen
+])
+def test_the_engine_answers_a_draw_offer_by_its_eval(fen: str, accepted: bool) -> None:
+    game = Chess(["White", "Black"], {"engine": "stockfish", "fen": fen})
+    recorder = Recorder()
+    session = Session.start(game, Journal.memory(), recorder)
+    brain = UciBrain("stockfish", hint_limit=chess.engine.Limit(depth=8))
+    inbox: queue.Queue[Observation] = queue.Queue()
+    opponent = seat(session, brain)
+    opponent.start(inbox.put)
+    try:
+        assert session.command("offer draw").accepted  # White, to move, offers
+        obs = inbox.get(timeout=20)
+        assert session.submit(obs).accepted
+        assert session.state.is_terminal() == accepted
+        if not accepted:
+            assert "Black declines the draw." in recorder.texts
+            assert session.command("Kf2").accepted  # the game goes on
+            reply = inbox.get(timeout=20)
+            assert isinstance(reply, MoveChosen) and session.submit(reply).accepted
+    finally:
+        opponent.close()

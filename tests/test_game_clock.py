@@ -191,3 +191,12 @@ def test_without_a_time_control_the_board_clock_sets_it() -> None:
     session.command("e4")
     session.submit(ClockSeen(source="dgt", times=(545, 600), running=1))
     assert session.command("clock").text == "White 9:05, Black 10:00."
+
+
+def test_a_clock_reading_without_a_players_clock_is_ignored_quietly() -> None:
+    game, files = build_game(find("chess"), ["White", "Black"], {})
+    recorder = Recorder()
+    session = Session.start(game, Journal.memory(), recorder, config=files)
+    said = len(recorder.texts)
+    assert session.submit(ClockSeen(source="dgt", times=(300, 300), running=0)).accepted
+    assert len(recorder.texts) == said
