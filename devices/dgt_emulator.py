@@ -254,7 +254,8 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(
         prog="companion emulate dgt",
         description="A virtual DGT chess board on a pty. Type UCI moves (e2e4), 'lift e2',"
-        " 'put e4 P', 'fen PLACEMENT', 'junk'.",
+        " 'put e4 P', 'fen PLACEMENT', 'junk', 'clock 300 291 right' (a clock's reading:"
+        " seconds on the left and the right, the side running; 'flag' for a fallen flag).",
     )
     parser.add_argument("--script", help="play the lines of this file instead of standard input")
     parser.add_argument("--fen", default="start", help="the placement the board starts with")
