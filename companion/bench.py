@@ -12,6 +12,7 @@ BENCHES: dict[str, str] = {
     "monopoly": "benchmarks.monopoly:main",
     "dice": "benchmarks.dice_game:main",
     "club": "benchmarks.club:main",
+    "engine": "benchmarks.engine:main",
 }
 
 

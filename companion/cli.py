@@ -17,7 +17,7 @@ from typing import Any
 from companion.clock import start_clock
 from companion.config import user_data_dir
 from companion.console import name_problem
-from companion.engine import Game, Priority
+from companion.engine import Game, Priority, sentence
 from companion.games import find, load_all
 from companion.journal import (
     Journal,
@@ -83,6 +83,7 @@ usage: companion COMMAND [options]
 
   games [--json]                      the games, their players and inputs
   play GAME [--players A,B] [--dice SPEC] [--cards SPEC] [--board SPEC] [--journal PATH]
+       [--pgn FILE | --pdn FILE] [--fen FEN]
        [--voice auto|pyttsx3|espeak|console|silent] [--rate WPM] [--volume 0-1]
        [--tags MAP] [--seed N] [--OPTION VALUE ...]
        [--publish mqtt://HOST/CLUB|FILE] [--table NAME]
@@ -91,6 +92,8 @@ usage: companion COMMAND [options]
                                       continue the latest (or a named) game
   state [--journal PATH] [--json]     the current state of a saved game
   history [--journal PATH] [--json]   the log of a saved game
+  export [NAME] [--journal PATH] --pgn|--pdn [--out FILE]
+                                      a saved game as PGN (chess) or PDN (checkers, draughts)
   emulate [dgt]                       a virtual serial device on a pty
   emulate camera [--throws N] [--dice K] [--out FILE]
                                       a recording of dice throws, for --dice camera:FILE
@@ -211,10 +214,18 @@ def cmd_play(argv: list[str]) -> int:
                         "tests and demos: anyone who knows the seed knows every throw "
                         "(without it they come from the operating system's randomness)")
     parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
+    parser.add_argument("--pgn", metavar="FILE", help="chess: start from this game's moves")
+    parser.add_argument("--pdn", metavar="FILE",
+                        help="checkers, draughts: start from this game's moves")
     args, extra = parser.parse_known_args(argv)
     cls = find(args.game)
     options = _game_options(cls, args.option, extra, args)
-    players = _players(cls, args.players)
+    if options.get("time"):
+        from companion.game_clock import TimeControl
+
+        TimeControl.parse(options["time"])  # a bad time control is refused before the journal
+    record, names = _record(cls, args, options)
+    players = _players(cls, args.players) if args.players or not names else names
     game, files = build_game(cls, players, options)
     problem = name_problem(game.players, game.command_help())
     if problem:  # before any journal is made
@@ -225,6 +236,7 @@ def cmd_play(argv: list[str]) -> int:
     if path.exists() and holds_a_game(path):
         raise ValueError(f"{path} already holds a game: use 'companion resume --journal {path}'")
     club = _club(args)  # a bad broker address is refused before any journal is made
+    brain = _brain(game)  # a missing engine is refused before any journal is made
     phrases = Phrasebook.load()  # a damaged phrases file is refused before any journal is made
     announcer = _announcer(args)
     session = Session.start(game, Journal(path), announcer, seed=args.seed,
@@ -233,8 +245,12 @@ def cmd_play(argv: list[str]) -> int:
     if args.seed is not None and _auto_chance(args):
         print("(virtual dice and decks follow --seed: predictable by anyone who knows it)",
               file=sys.stderr)
+    if record:
+        session.load(record, source=f"record:{Path(args.pgn or args.pdn).name}")
+        session.say(f"{len(record)} moves read from {Path(args.pgn or args.pdn).name}. "
+                    + sentence(session.state.status()), Priority.RESULT)
     print(printable(f"(journal: {path})"), file=sys.stderr)
-    return _run(session, sources, announcer, club)
+    return _run(session, sources, announcer, brain, club=club, board=args.board != "keyboard")
 
 
 def cmd_resume(argv: list[str]) -> int:
@@ -268,7 +284,13 @@ def cmd_resume(argv: list[str]) -> int:
     if session.code_note:
         print(f"({session.code_note})", file=sys.stderr)
     print(printable(f"(journal: {path})"), file=sys.stderr)
-    return _run(session, sources, announcer, club)
+    try:
+        brain = _brain(session.game)
+    except ValueError as err:  # the engine is gone: the game goes on without it
+        session.say(f"The engine cannot be started: {err}. Type the moves for both sides.",
+                    Priority.REFUSAL)
+        brain = None
+    return _run(session, sources, announcer, brain, club=club, board=args.board != "keyboard")
 
 
 def _with_salvage_hint(err: ReplayError, path: Path) -> JournalError:
@@ -303,7 +325,16 @@ def _sources(args: argparse.Namespace) -> list[Source]:
     return sources
 
 
-def _run(session: Session, sources: list[Source], announcer: Any, club: Any = None) -> int:
+def _brain(game: Game) -> Any:
+    if not str(game.options.get("engine") or ""):
+        return None
+    from companion.opponent import brain_for
+
+    return brain_for(game)
+
+
+def _run(session: Session, sources: list[Source], announcer: Any, brain: Any = None, *,
+         club: Any = None, board: bool = False) -> int:
     from companion.loop import run
 
     clock = start_clock(session)  # a Time Limit Game's agreed hour
@@ -315,6 +346,15 @@ def _run(session: Session, sources: list[Source], announcer: Any, club: Any = No
 
         publisher = Publisher.start(session, club)
         print(f"(publishing as table {club.table} to {club.describe()})", file=sys.stderr)
+    from companion.game_clock import start_game_clock
+
+    players_clock = start_game_clock(session, board=board)  # --time 15+10, a DGT clock
+    if players_clock is not None:
+        sources.append(players_clock)
+    if brain is not None:
+        from companion.opponent import seat
+
+        sources.append(seat(session, brain, board=board))
     try:
         return run(session, sources)
     finally:
@@ -338,6 +378,29 @@ def _club(args: argparse.Namespace) -> Any:
     files = {k: v for k, v in (("ca", args.club_ca), ("cert", args.club_cert),
                                ("key", args.club_key)) if v}
     return replace(broker, tls=broker.tls or bool(files), **files) if files else broker
+
+
+def _record(cls: type[Game], args: argparse.Namespace, options: dict[str, str]
+            ) -> tuple[list[Any], list[str]]:
+    """The moves (and players' names) of ``--pgn FILE`` or ``--pdn FILE``; the record's start
+    position goes into the options."""
+    path = args.pgn or args.pdn
+    if not path:
+        return [], []
+    from companion.records import load_record
+
+    wanted = "pgn" if cls.spec.name == "chess" else "pdn"
+    if (args.pgn and wanted != "pgn") or (args.pdn and wanted != "pdn"):
+        given = "--pgn" if args.pgn else "--pdn"
+        raise ValueError(f"{cls.spec.title} is read with --{wanted}, not {given}")
+
+    def build(start: dict[str, Any]) -> Game:
+        return cls(list(cls.spec.default_players), {**options, **start})
+
+    start, moves, names = load_record(cls, path, build)
+    options.update(start)
+    named = [n for n in names if n and n != "?"]
+    return moves, named if len(set(named)) == 2 else []
 
 
 def _players(cls: type[Game], text: str | None) -> list[str]:
@@ -371,7 +434,8 @@ def _game_options(cls: type[Game], pairs: list[str], extra: list[str],
             value = extra[i + 1]
             i += 1
         i += 1
-        key = next((k for k in (name, name.replace("-", "_")) if k in known), None)
+        key = next((k for k in (name, name.replace("-", "_"), ALIASES.get(name, ""))
+                    if k in known), None)
         if key is None:
             raise ValueError(f"{cls.spec.title} has no option {word}; options: "
                              + (", ".join(sorted(known)) or "none"))
@@ -381,6 +445,10 @@ def _game_options(cls: type[Game], pairs: list[str], extra: list[str],
         if role in known and role not in options and getattr(args, role) == "virtual":
             options[role] = "virtual"
     return options
+
+
+# Option names said the way other programs say them: --fen for checkers and draughts too.
+ALIASES = {"fen": "position"}
 
 
 def _auto_chance(args: argparse.Namespace) -> frozenset[str]:
@@ -511,12 +579,39 @@ def _tool_voice(argv: list[str]) -> tuple[list[str], Callable[[], Any] | None]:
     return rest, make
 
 
+# --------------------------------------------------------------------------- export
+
+
+def cmd_export(argv: list[str]) -> int:
+    """``companion export [NAME] [--journal PATH] --pgn|--pdn [--out FILE]``: a saved game in
+    a standard format (one flag per format, from companion.records.FORMATS)."""
+    from companion.records import FORMATS
+
+    parser = argparse.ArgumentParser(prog="companion export")
+    parser.add_argument("name", nargs="?", help="part of a saved game's file name")
+    parser.add_argument("--journal")
+    parser.add_argument("--out", help="write to this file (default: standard output)")
+    group = parser.add_mutually_exclusive_group(required=True)
+    for fmt in FORMATS:
+        group.add_argument(f"--{fmt}", action="store_const", const=fmt, dest="format")
+    args = parser.parse_args(argv)
+    session = _open_saved(args.journal, args.name)
+    text = FORMATS[args.format](session)
+    if args.out:
+        Path(args.out).write_text(text, encoding="utf-8")
+        print(f"(written: {args.out})", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
 COMMANDS: dict[str, Callable[[list[str]], int]] = {
     "games": cmd_games,
     "play": cmd_play,
     "resume": cmd_resume,
     "state": cmd_state,
     "history": cmd_history,
+    "export": cmd_export,
 }
 
 

@@ -47,7 +47,8 @@ def handle(session: Session, obs: TextCommand) -> Reply:
     words = obs.text.replace(":", " ").split()
     if not words:
         return Reply(True)
-    handler = COMMANDS.get(words[0].lower())
+    # Commands a helper at the table adds (an engine's hint and eval, a clock) come first.
+    handler = session.commands.get(words[0].lower()) or COMMANDS.get(words[0].lower())
     if handler is not None:
         return handler(session, words[1:], obs)
     return _game_command(session, obs)

@@ -6,7 +6,8 @@ import time
 from typing import Any
 
 from companion.engine import decode_action
-from companion.journal import ACTION, CORRECT, REFUSED, UNDO, Journal
+from companion.game_clock import clock_words
+from companion.journal import ACTION, CLOCK, CORRECT, REFUSED, UNDO, Journal
 from companion.session import game_from_meta
 
 
@@ -23,6 +24,10 @@ def history_rows(journal: Journal) -> list[dict[str, Any]]:
             text = f"correct to {decode_action(entry.payload['action'], game.action_types)}"
         elif entry.kind == REFUSED:
             text = f"refused {entry.payload.get('input', '')!r}: {entry.note}"
+        elif entry.kind == CLOCK:
+            times = entry.payload.get("times", [])
+            text = "clock " + ", ".join(f"{name} {clock_words(float(t))}"
+                                        for name, t in zip(game.players, times, strict=False))
         else:
             text = entry.kind
         rows.append({

@@ -36,6 +36,7 @@ ACTION = "action"
 UNDO = "undo"
 CORRECT = "correct"
 REFUSED = "refused"
+CLOCK = "clock"  # the clock's times after a move, for the record; replay skips them
 
 
 @dataclass(frozen=True)

@@ -72,6 +72,26 @@ class TextCommand(Observation):
 
 
 @dataclass(frozen=True)
+class MoveChosen(Observation):
+    """A move chosen by a program at the table (an engine opponent) for one position.
+
+    ``position`` is the position it was chosen for (the game's FEN): a move that arrives after
+    the game has moved on (a takeback while the engine thought) is stale and ignored."""
+
+    move: str = ""
+    position: str = ""
+
+
+@dataclass(frozen=True)
+class ClockSeen(Observation):
+    """A chess clock's reading (a DGT clock): the time left on each side, in seconds."""
+
+    times: tuple[float, float] = (0.0, 0.0)  # the left and the right side, seen from the front
+    running: int = -1  # 0: the left side's time runs, 1: the right side's, -1: stopped
+    flags: tuple[bool, bool] = (False, False)  # a side's flag has fallen (the clock says)
+
+
+@dataclass(frozen=True)
 class DeviceHello(Observation):
     name: str = ""
     version: str = ""

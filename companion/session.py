@@ -39,6 +39,7 @@ from companion.observations import (
     BUTTONS,
     CONFIRM_BELOW,
     ButtonPressed,
+    ClockSeen,
     DeviceError,
     DeviceHello,
     DeviceStatus,
@@ -119,6 +120,10 @@ class Session:
         self.last_announcement = ""
         self.pending: _Pending | None = None
         self.listeners: list[Callable[[Session, Sequence[Event]], None]] = []
+        # console commands added by what sits at the table (an engine opponent, a clock)
+        self.commands: dict[str, Callable[[Session, list[str], TextCommand], Reply]] = {}
+        # observations those helpers read (a clock's readings)
+        self.handlers: dict[type[Observation], Callable[[Session, Observation], Reply]] = {}
         self.code_note: str | None = None  # set by resume when the rules code has changed
 
     # --- construction -------------------------------------------------------------
@@ -244,6 +249,9 @@ class Session:
         return self.submit(TextCommand(source=source, text=text, player=player))
 
     def _handle_device(self, obs: Observation) -> Reply:
+        extra = self.handlers.get(type(obs))
+        if extra is not None:
+            return extra(self, obs)
         handler = _DEVICE_HANDLERS.get(type(obs), Session._on_reading)
         return handler(self, obs)
 
@@ -266,6 +274,11 @@ class Session:
     def _on_status(self, obs: Observation) -> Reply:
         assert isinstance(obs, DeviceStatus)
         self.say(obs.detail or f"Device {obs.state}.", Priority.RESULT)
+        return Reply(True)
+
+    def _on_clock(self, obs: Observation) -> Reply:
+        # A clock's reading with no players' clock at the table: nothing to do with it.
+        log.debug("clock reading ignored (%s)", obs.source)
         return Reply(True)
 
     def _on_button(self, obs: Observation) -> Reply:
@@ -367,6 +380,16 @@ class Session:
         self._commit(action, source, confidence)
         self._settle()
         return Reply(True, self.last_announcement)
+
+    def load(self, actions: Sequence[Action], source: str) -> None:
+        """Journal and apply the moves of a game record (PGN, PDN) to start from, without
+        announcing each; the caller says what was loaded."""
+        for action in actions:
+            self._validate(action)
+            self.journal.append(ACTION, encode_action(action), source=source)
+            self.state.apply(action)
+            self.applied.append(action)
+        self._notify(())
 
     def _commit(self, action: Action, source: str, confidence: float) -> None:
         self.journal.append(ACTION, encode_action(action), source=source, confidence=confidence)
@@ -516,6 +539,7 @@ _DEVICE_HANDLERS: dict[type[Observation], Callable[[Session, Observation], Reply
     DeviceStatus: Session._on_status,
     ButtonPressed: Session._on_button,
     TagSeen: Session._on_tag,
+    ClockSeen: Session._on_clock,
 }
 
 

@@ -181,6 +181,63 @@ class Message:
         return f"Message(MessageId.{self.id.name}, {self.data!r})"
 
 
+@dataclass(frozen=True)
+class ClockReading:
+    """A clock's times (seconds) as the board relays them (BWTIME), seen from the front."""
+
+    left: int
+    right: int
+    running: int  # 0: the left time runs, 1: the right, -1: stopped
+    left_flag: bool = False
+    right_flag: bool = False
+
+
+def _bcd(byte: int) -> int:
+    return (byte >> 4) * 10 + (byte & 0x0F)
+
+
+def _to_bcd(n: int) -> int:
+    return (n // 10) << 4 | n % 10
+
+
+def clock_reading(message: Message) -> ClockReading | None:
+    """A BWTIME message as times, or None for a reading without a clock (status bit 5) and for
+    a DGT 3000's acknowledgements (a low nibble of 0x0a in the first byte of either side).
+
+    Layout (dgtbrd.h): bytes 0-2 the right side (hours in the low nibble, flag bits 0x10 and
+    0x40 in the high one; minutes and seconds in BCD), bytes 3-5 the left side, byte 6 the
+    status: bit 0 running, bit 1 the lever high on the left (the left time runs), bit 5 no
+    clock."""
+    message._expect(MessageId.BWTIME)
+    data = message.data
+    if (data[0] & 0x0F) == 0x0A or (data[3] & 0x0F) == 0x0A:
+        return None
+    status = data[6]
+    if status & 0x20:
+        return None
+
+    def seconds(at: int) -> int:
+        return (data[at] & 0x0F) * 3600 + _bcd(data[at + 1]) * 60 + _bcd(data[at + 2])
+
+    running = -1 if not status & 0x01 else (0 if status & 0x02 else 1)
+    return ClockReading(seconds(3), seconds(0), running, bool(data[3] & 0x50),
+                        bool(data[0] & 0x50))
+
+
+def bwtime(reading: ClockReading) -> Message:
+    """The BWTIME message for a reading (the emulated clock sends these)."""
+
+    def side(total: int, flag: bool) -> bytes:
+        total = max(0, total)
+        hours, rest = divmod(total, 3600)
+        return bytes([min(hours, 9) | (0x10 if flag else 0), _to_bcd(rest // 60),
+                      _to_bcd(rest % 60)])
+
+    status = 0 if reading.running < 0 else 0x01 | (0x02 if reading.running == 0 else 0)
+    data = side(reading.right, reading.right_flag) + side(reading.left, reading.left_flag)
+    return Message(MessageId.BWTIME, data + bytes([status]))
+
+
 class Decoder:
     """Bytes from the board in, messages out. Junk and broken frames are skipped and counted."""
 

@@ -13,6 +13,8 @@ Lines typed (or from ``--script FILE``):
     put e4 P           put a piece (PNBRQK white, pnbrqk black) on a square
     fen PLACEMENT      make the board show a FEN placement (or "start", "empty")
     junk               send a few junk bytes (the companion must skip them)
+    clock 900 900 left a clock's reading: seconds on the left and right, the side running
+                       (left, right or stop); add "flag" for a fallen flag on the side running
     wait 1.5           pause (scripts: a hand takes its time; see also --pause)
     # comment
 
@@ -37,9 +39,11 @@ from devices.dgt import (
     PIECE_SYMBOLS,
     SIZED_COMMANDS,
     START_PIECES,
+    ClockReading,
     Command,
     Message,
     MessageId,
+    bwtime,
     field_number,
 )
 
@@ -131,6 +135,13 @@ class DgtBoardEmulator:
         puts = [(f, pieces[f]) for f in range(64) if self.pieces[f] != pieces[f] and pieces[f]]
         self._send_updates(lifts + puts)
 
+    def clock(self, left: int, right: int, running: int, *, flag: bool = False) -> None:
+        """A connected clock's reading, sent in an update mode (as a board relays it)."""
+        reading = ClockReading(left, right, running, flag and running == 0,
+                               flag and running == 1)
+        if self.updating:
+            self._write(bwtime(reading).encode())
+
     def send_junk(self, data: bytes = JUNK) -> None:
         self._write(data)
 
@@ -149,6 +160,9 @@ class DgtBoardEmulator:
             self.show(placement_pieces(rest[0]))
         elif word == "junk":
             self.send_junk()
+        elif word == "clock" and len(rest) >= 3:
+            running = {"left": 0, "right": 1, "stop": -1}[rest[2].lower()]
+            self.clock(int(rest[0]), int(rest[1]), running, flag="flag" in rest[3:])
         elif word == "wait" and len(rest) == 1:
             time.sleep(float(rest[0]))  # the command-line tool only; tests never wait
         else:
@@ -240,7 +254,8 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(
         prog="companion emulate dgt",
         description="A virtual DGT chess board on a pty. Type UCI moves (e2e4), 'lift e2',"
-        " 'put e4 P', 'fen PLACEMENT', 'junk'.",
+        " 'put e4 P', 'fen PLACEMENT', 'junk', 'clock 300 291 right' (a clock's reading:"
+        " seconds on the left and the right, the side running; 'flag' for a fallen flag).",
     )
     parser.add_argument("--script", help="play the lines of this file instead of standard input")
     parser.add_argument("--fen", default="start", help="the placement the board starts with")

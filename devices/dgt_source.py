@@ -2,8 +2,8 @@
 
 The port (any pyserial URL: /dev/ttyUSB0, COM3, a pty path, socket://...) is opened at 9600
 baud, 8N1, no handshake, as DGT specifies. On every (re)connection the board is put in idle
-mode, asked for its version and a full board dump, and then put in update-board mode so that it
-reports each square that changes.
+mode, asked for its version and a full board dump, and then put in "update nice" mode so that it
+reports each square that changes and a connected clock's times when they change (``ClockSeen``).
 
 Pieces are lifted and put down one square at a time, so the raw square reports pass through
 positions nobody meant. ``Settler`` waits until the board has been still for a short time and
@@ -23,7 +23,7 @@ from typing import Any
 
 import serial
 
-from companion.observations import BoardSeen, DeviceHello
+from companion.observations import BoardSeen, ClockSeen, DeviceHello
 from devices.dgt import (
     START_PIECES,
     START_PIECES_ROTATED,
@@ -32,6 +32,7 @@ from devices.dgt import (
     Decoder,
     Message,
     MessageId,
+    clock_reading,
     encode_command,
 )
 from devices.reconnect import RETRY_SECONDS, Emit, ReconnectingSource
@@ -45,7 +46,7 @@ STARTUP = (
     Command.SEND_RESET,
     Command.SEND_VERSION,
     Command.SEND_BRD,
-    Command.SEND_UPDATE_BRD,
+    Command.SEND_UPDATE_NICE,  # field updates, and the clock's times when they change
 )
 
 
@@ -154,6 +155,13 @@ class DgtSource(ReconnectingSource):
         if message.id is MessageId.VERSION:
             self.version = message.version_text
             emit(DeviceHello(source=self.name, name="The DGT chess board", version=self.version))
+            return
+        if message.id is MessageId.BWTIME:
+            reading = clock_reading(message)
+            if reading is not None:
+                emit(ClockSeen(source=self.name, times=(reading.left, reading.right),
+                               running=reading.running,
+                               flags=(reading.left_flag, reading.right_flag)))
             return
         if self.image.apply(message) and self.image.pieces is not None:
             pieces = tuple(self.image.pieces)

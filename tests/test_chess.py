@@ -298,6 +298,7 @@ def test_json_view_is_stable_and_serialisable() -> None:
         "result",
         "termination",
         "claimable_draw",
+        "draw_offer",
         "legal_moves",
     }
 

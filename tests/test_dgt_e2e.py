@@ -75,7 +75,7 @@ def test_the_board_is_asked_for_updates_and_its_position(table: Table) -> None:
         Command.SEND_RESET,
         Command.SEND_VERSION,
         Command.SEND_BRD,
-        Command.SEND_UPDATE_BRD,
+        Command.SEND_UPDATE_NICE,
     ]
     assert table.source.version == "1.07"
 

@@ -127,7 +127,7 @@ def test_source_starts_the_board_and_reconnects_when_unplugged() -> None:
         assert opened[0]["baudrate"] == 9600 and opened[0]["bytesize"] == 8
         assert opened[0]["parity"] == "N" and opened[0]["stopbits"] == 1
         assert bytes(ports[0].written) == bytes(int(c) for c in STARTUP)
-        assert STARTUP[0] is Command.SEND_RESET and STARTUP[-1] is Command.SEND_UPDATE_BRD
+        assert STARTUP[0] is Command.SEND_RESET and STARTUP[-1] is Command.SEND_UPDATE_NICE
         seen = wait_for(inbox, BoardSeen)
         assert dict(seen.squares)["e2"] == "P"  # type: ignore[attr-defined]
         chunks.put(serial.SerialException("unplugged"))

@@ -20,13 +20,17 @@ from companion.engine import (
     TERMINAL,
     Action,
     Event,
+    Game,
     GameOver,
     IllegalAction,
+    Option,
     Priority,
     State,
     TurnPasses,
 )
+from companion.games import _agreement as agreement
 from companion.games._draughts_core import Geometry, Move, Position, format_fen, parse_fen
+from companion.observations import MoveChosen, Observation
 
 # --------------------------------------------------------------------------- action
 
@@ -151,6 +155,7 @@ class BoardState(State):
         self.material_plies = 0  # plies since the material last changed
         self.seen: dict[Position, int] = {pos: 1}  # since the last irreversible move
         self.result: tuple[tuple[int, ...], str] | None = None
+        self.draw_offer: int | None = None  # the player whose draw offer stands
         self._cache: tuple[Position, list[Move]] | None = None
         self._check_end()
 
@@ -223,6 +228,11 @@ class BoardState(State):
         """True when ``player`` plays the bottom pieces (high square numbers)."""
         return (player == 0) == self.player0_bottom
 
+    def may_act(self, player: int) -> bool:
+        # Either player may offer or answer a draw, or resign, at any time; the rules refuse
+        # a move out of turn.
+        return player in (0, 1)
+
     def to_move(self) -> int:
         return 0 if self.pos.bottom_to_move == self.player0_bottom else 1
 
@@ -279,6 +289,8 @@ class BoardState(State):
                             position=self.fen())
 
     def apply(self, action: Action) -> list[Event]:
+        if type(action) in AGREEMENTS:
+            return agreement.apply(self, action, self.game.players, self._end)
         if self.result is not None:
             raise IllegalAction("The game is over.")
         if not isinstance(action, PieceMove):
@@ -294,6 +306,7 @@ class BoardState(State):
             events.append(Jumped(player, action.squares, action.captured))
         else:
             events.append(Moved(player, action.origin, action.target))
+        events += agreement.after_move(self, player)
         self.pos = self._play(move)
         self.plies += 1
         if not was_king and self.pos.kings >> move.target & 1:
@@ -322,6 +335,9 @@ class BoardState(State):
             events.extend(self._draw_progress())
             events.append(TurnPasses(self.to_move()))
         return events
+
+    def _end(self, winners: tuple[int, ...], detail: str) -> None:
+        self.result = (winners, detail)
 
     def _check_end(self) -> None:
         names = self.game.players
@@ -374,6 +390,7 @@ class BoardState(State):
             "material_plies": self.material_plies,
             "legal": [self.describe_action(a) for a in self.legal_actions()],
             "result": result,
+            "draw_offer": None if self.draw_offer is None else self.game.players[self.draw_offer],
             "options": dict(self.game.options),
         }
 
@@ -422,6 +439,70 @@ def _bits(mask: int) -> list[int]:
 
 _SEP = r"(?:\s*[-x:]\s*|\s+)"
 _MOVE_TEXT = re.compile(rf"^\s*\d+{_SEP}\d+(?:{_SEP}\d+)*\s*$", re.I)
+
+
+AGREEMENTS = frozenset(agreement.ACTIONS.values())
+
+
+# --------------------------------------------------------------------------- at the table
+
+TABLE_OPTIONS = (
+    Option("engine", "", "builtin: play against the built-in search (hint and eval too)",
+           ("", "builtin")),
+    Option("side", "first", "the side you play against it: first, second, or both (hint"
+           " and eval only)", ("first", "second", "both")),
+    Option("level", 2, "the search's strength, 1 (a beginner) to 4"),
+    Option("time", "", "a time control, minutes+increment seconds (15+10)"),
+)
+
+
+class TableGame(Game):
+    """Checkers and draughts at the table: an engine may play one side (its moves arrive as
+    ``MoveChosen`` observations for one position, from companion/opponent.py)."""
+
+    def engine_side(self) -> int | None:
+        side = str(self.options.get("side", "both"))
+        if str(self.options.get("engine") or "") != "builtin" or side == "both":
+            return None
+        return 1 if side == "first" else 0
+
+    def query(self, state: State, text: str) -> str | None:
+        if text.strip().lower() in ("hint", "eval"):  # with --engine, the opponent answers
+            return ("Hints and eval come from the computer: play with --engine builtin"
+                    " (--side both for hints only).")
+        return None
+
+    def interpret(self, state: State, observation: Observation) -> Action:
+        if isinstance(observation, MoveChosen):
+            assert isinstance(state, BoardState)
+            if observation.position != position_key(state) or state.is_terminal() \
+                    or state.to_move() != self.engine_side():
+                raise StaleMove("A move chosen for an earlier position; ignored.")
+            return parse_move(state, observation.move)
+        return super().interpret(state, observation)
+
+
+class StaleMove(IllegalAction):
+    quiet = True
+
+
+def position_key(state: BoardState) -> str:
+    return f"{state.fen()} {state.plies}"
+
+
+def parse_command(state: BoardState, text: str) -> Action:
+    """A move, or a draw offer, its answer, or a resignation."""
+    moved = 1 - state.to_move() if state.plies else None
+    agreed = agreement.parse(text, state.to_move(), moved, state.draw_offer)
+    if agreed is not None:
+        return agreed
+    if state.is_terminal():
+        raise IllegalAction("The game is over.")
+    side = state.game.engine_side() if isinstance(state.game, TableGame) else None
+    if side is not None and side == state.to_move():
+        raise IllegalAction(f"{state.game.players[side]} is played by the computer: wait for"
+                            " its move (or say undo).")
+    return parse_move(state, text)
 
 
 def parse_move(state: BoardState, text: str) -> PieceMove:

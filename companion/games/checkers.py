@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from companion.engine import Action, Game, GameSpec, IllegalAction, Option, State
+from companion.engine import Action, GameSpec, Option, State
+from companion.games import _agreement as agreement
 from companion.games import register
 from companion.games._draughts_core import (
     CHECKERS_BOARD,
@@ -22,7 +23,14 @@ from companion.games._draughts_core import (
     parse_fen,
     perft,
 )
-from companion.games._draughts_game import BoardState, PieceMove, parse_move, perft_tool
+from companion.games._draughts_game import (
+    TABLE_OPTIONS,
+    BoardState,
+    PieceMove,
+    TableGame,
+    parse_command,
+    perft_tool,
+)
 
 START = "B:W21-32:B1-12"
 
@@ -59,7 +67,7 @@ class CheckersState(BoardState):
 
 
 @register
-class Checkers(Game):
+class Checkers(TableGame):
     spec = GameSpec(
         name="checkers",
         title="Checkers",
@@ -77,11 +85,13 @@ class Checkers(Game):
                    " (0: never)"),
             Option("position", START, "the starting position as a PDN FEN (W = squares 21-32"
                    " side, B = squares 1-12 side, first letter = side to move)"),
+            *TABLE_OPTIONS,
         ),
         house_rules=HOUSE_RULES,
         default_players=("Red", "White"),
     )
-    action_types: ClassVar[dict[str, type[Action]]] = {"PieceMove": PieceMove}
+    action_types: ClassVar[dict[str, type[Action]]] = {"PieceMove": PieceMove,
+                                                       **agreement.ACTIONS}
     tools: ClassVar[dict[str, str]] = {"perft": "companion.games.checkers:perft_main"}
 
     def new_state(self) -> CheckersState:
@@ -99,9 +109,7 @@ class Checkers(Game):
 
     def parse_action(self, state: State, text: str) -> Action:
         assert isinstance(state, CheckersState)
-        if state.is_terminal():
-            raise IllegalAction("The game is over.")
-        return parse_move(state, text)
+        return parse_command(state, text)
 
     def query(self, state: State, text: str) -> str | None:
         assert isinstance(state, CheckersState)
@@ -110,7 +118,7 @@ class Checkers(Game):
             return state.board_text()
         if word in ("moves", "jumps", "legal"):
             return state.options_text()  # the same answer as options
-        return None
+        return super().query(state, text)
 
     def command_help(self) -> str:
         return (
@@ -118,6 +126,7 @@ class Checkers(Game):
             " jump fits)\n"
             "  moves                      the legal moves\n"
             "  board                      the board as text"
+            + "\n" + agreement.help_text("  ")
         )
 
 

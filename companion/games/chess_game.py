@@ -32,8 +32,10 @@ from companion.engine import (
     Priority,
     State,
 )
+from companion.games import _agreement as agreement
 from companion.games import register
-from companion.observations import BoardSeen, Observation
+from companion.games._agreement import Resign as Resign  # the journal type "Resign"
+from companion.observations import BoardSeen, MoveChosen, Observation
 
 WHITE, BLACK = 0, 1
 PIECE_NAMES = {
@@ -81,14 +83,6 @@ class ClaimDraw(Action):
 
     def __str__(self) -> str:
         return "claim draw"
-
-
-@dataclass(frozen=True)
-class Resign(Action):
-    player: int
-
-    def __str__(self) -> str:
-        return "resign"
 
 
 # --------------------------------------------------------------------------- events
@@ -146,6 +140,17 @@ class BoardMatches(BoardPending):
     settles = True
 
 
+class EngineMovePending(BoardMatches):
+    """The board still shows the position before the engine's move: it is waited for (said
+    again only after a refused board, as the player put the pieces right)."""
+
+
+class StaleMove(IllegalAction):
+    """An engine's move for a position the game has left (a takeback while it thought)."""
+
+    quiet = True
+
+
 class BoardMismatch(IllegalAction):
     """The board shows neither a legal move's result nor a takeback; ``fixes`` says what to do."""
 
@@ -170,6 +175,15 @@ class Chess(Game):
         rulebook="000: Chess Instructions; 002: Chess",
         options=(
             Option("fen", "", "start from this FEN instead of the initial position"),
+            Option("engine", "", "a UCI engine that plays one side and gives hints (stockfish,"
+                   " or the path of any UCI engine)"),
+            Option("side", "white", "the side you play against the engine (both: the engine"
+                   " only gives hints and eval)", ("white", "black", "both")),
+            Option("level", 20, "the engine's strength, 0 (a beginner) to 20 (full strength)"),
+            Option("elo", 0, "play at about this rating instead of a level (UCI_Elo; 0: use"
+                   " the level)"),
+            Option("time", "", "a time control, minutes+increment seconds (15+10): the"
+                   " companion keeps the clock, or reads a DGT clock"),
             Option(
                 "auto_draw",
                 False,
@@ -185,7 +199,8 @@ class Chess(Game):
         ),
         default_players=("White", "Black"),
     )
-    action_types = {"Move": Move, "TakeBack": TakeBack, "ClaimDraw": ClaimDraw, "Resign": Resign}
+    action_types = {"Move": Move, "TakeBack": TakeBack, "ClaimDraw": ClaimDraw,
+                    **agreement.ACTIONS}
     tools = {"perft": "companion.games.chess_game:perft_main"}
 
     def new_state(self) -> ChessState:
@@ -208,7 +223,7 @@ class Chess(Game):
             "e4, Nf3, exd5, O-O, e7e8q   a move in SAN or UCI (promotion to a queen unless named)\n"
             "takeback [N]                take back the last move (or N half-moves)\n"
             "claim draw                  claim a draw (threefold repetition, fifty-move rule)\n"
-            "resign                      the player to move resigns"
+            + agreement.HELP
         )
 
     def parse_action(self, state: State, text: str) -> Action:
@@ -219,27 +234,59 @@ class Chess(Game):
         head = words[0].lower()
         if head in {"takeback", "take"}:
             rest = [w for w in words[1:] if w.lower() != "back"]
-            plies = int(rest[0]) if rest and rest[0].isdigit() else 1
+            # Against the engine, a takeback on your move takes back its reply and your move.
+            plies = int(rest[0]) if rest and rest[0].isdigit() else 1 + state.lagging()
             return TakeBack(plies)
         if head == "claim" or text.strip().lower() == "draw":
             return ClaimDraw(state.player_to_move())
-        if head == "resign":
-            return Resign(state.player_to_move())
+        moved = 1 - state.player_to_move() if state.board.move_stack else None
+        agreed = agreement.parse(text, state.player_to_move(), moved, state.draw_offer)
+        if agreed is not None:
+            return agreed
         if len(words) != 1:
             raise IllegalAction(f"I don't understand {text.strip()!r}: say one move, like Nf3.")
+        if state.engine_to_move():
+            raise IllegalAction(
+                f"{self.players[state.player_to_move()]} is played by the engine: wait for its"
+                " move (or say takeback).", position=state.board.fen())
         return Move(state.parse_move(words[0]).uci())
 
+    def query(self, state: State, text: str) -> str | None:
+        if text.strip().lower() in ("hint", "eval"):  # with --engine, the opponent answers
+            return ("Hints and eval come from an engine: play with --engine stockfish"
+                    " (--side both for hints only).")
+        return None
+
+    def parse_spoken(self, state: State, text: str, player: int | None) -> Action:
+        assert isinstance(state, ChessState)
+        action = super().parse_spoken(state, text, player)
+        to_move = state.player_to_move()
+        if player is not None and player != to_move and isinstance(action, Move | ClaimDraw):
+            raise IllegalAction(f"{self.players[player]}, it is {self.players[to_move]}'s turn")
+        return action
+
     def interpret(self, state: State, observation: Observation) -> Action:
+        assert isinstance(state, ChessState)
+        if isinstance(observation, MoveChosen):
+            return state.engine_move(observation)
         if not isinstance(observation, BoardSeen):
             return super().interpret(state, observation)
-        assert isinstance(state, ChessState)
         return state.match_board(board_from_squares(observation.squares))
+
+    def engine_side(self) -> int | None:
+        """The player the engine plays, when one does."""
+        side = str(self.options["side"])
+        if not str(self.options["engine"]) or side == "both":
+            return None
+        return BLACK if side == "white" else WHITE
 
 
 # --------------------------------------------------------------------------- state
 
 
 class ChessState(State):
+    game: Chess
+
     def __init__(self, game: Chess, board: chess.Board) -> None:
         self.game = game
         self.board = board
@@ -248,8 +295,9 @@ class ChessState(State):
         self.sans: list[str] = []
         self.ucis: list[str] = []
         self._memo: dict[str, Any] = {}  # outcome and claimable draw of this position
-        # (termination in words, winners) once resigned or a draw was claimed
+        # (termination in words, winners) once resigned or a draw was claimed or agreed
         self.ended: tuple[str, tuple[int, ...]] | None = None
+        self.draw_offer: int | None = None  # the player whose draw offer stands
 
     # --- core API -----------------------------------------------------------------
 
@@ -257,6 +305,11 @@ class ChessState(State):
         if self.outcome() is not None:
             return TERMINAL
         return self.player_to_move()
+
+    def may_act(self, player: int) -> bool:
+        # Either player may offer or answer a draw, or resign, at any time; the rules refuse
+        # a move out of turn.
+        return player in (WHITE, BLACK)
 
     def player_to_move(self) -> int:
         return WHITE if self.board.turn == chess.WHITE else BLACK
@@ -284,6 +337,7 @@ class ChessState(State):
         twin.sans = list(self.sans)
         twin.ucis = list(self.ucis)
         twin.ended = self.ended
+        twin.draw_offer = self.draw_offer
         return twin
 
     def to_json(self) -> dict[str, Any]:
@@ -298,6 +352,7 @@ class ChessState(State):
             "result": outcome[0] if outcome else "*",
             "termination": outcome[1] if outcome else None,
             "claimable_draw": self.claimable_draw(),
+            "draw_offer": None if self.draw_offer is None else self.game.players[self.draw_offer],
             # UCI, not SAN: SAN costs a move push per entry (say "options" for SAN).
             "legal_moves": [m.uci() for m in self.board.legal_moves] if outcome is None else [],
         }
@@ -435,6 +490,26 @@ class ChessState(State):
             return f"{text} is not a legal move: {side} is in check."
         return f"{text} is not a legal move for {side}."
 
+    # --- the engine opponent ---------------------------------------------------------
+
+    def engine_to_move(self) -> bool:
+        return not self.is_terminal() and self.player_to_move() == self.game.engine_side()
+
+    def lagging(self) -> int:
+        """1 when the last move is the engine's: the pieces on the board may not show it yet,
+        and its player takes back their own move with it."""
+        side = self.game.engine_side()
+        if side is None or not self.board.move_stack or self.ended is not None:
+            return 0
+        return int(self.player_to_move() != side)
+
+    def engine_move(self, chosen: MoveChosen) -> Action:
+        """The engine's move, if it was chosen for this position (else it is stale)."""
+        if chosen.position != self.board.fen() or not self.engine_to_move():
+            raise StaleMove("A move chosen for an earlier position; ignored.",
+                            position=self.board.fen())
+        return Move(chosen.move)
+
     # --- board matching -------------------------------------------------------------
 
     def match_board(self, seen: dict[chess.Square, str]) -> Action:
@@ -444,9 +519,22 @@ class ChessState(State):
         seen = _stand_ins(here, seen)
         if seen == here:
             raise BoardMatches("The board matches the game.", position=board.fen())
-        taken = self._takeback_to(seen)
+        lag = self.lagging()
+        before = _copy_board(board)
+        engine_move = before.pop() if lag else None
+        if engine_move is not None and seen == _placement(before):
+            # the engine's move is not made on the board yet
+            words = board_move_words(before, engine_move)
+            raise EngineMovePending(f"Now make the engine's move on the board: {words}.",
+                                    position=board.fen())
+        taken = self._takeback_to(seen, skip=lag)
         if taken:
             return TakeBack(taken)
+        if self.engine_to_move() and not self._on_the_way(here, seen):
+            side = self.game.players[self.player_to_move()]
+            raise BoardMismatch(
+                f"Wait for the engine's move: it plays {side}. " + _fix_text(here, seen),
+                _fixes(here, seen), position=board.fen())
         if self.is_terminal():
             raise BoardMismatch(
                 "The game is over. " + _fix_text(here, seen),
@@ -467,19 +555,35 @@ class ChessState(State):
         if self._on_the_way(here, seen):
             raise BoardPending("Waiting for the move to be finished.", position=board.fen())
         fixes = _fixes(here, seen)
+        if engine_move is not None:
+            raise BoardMismatch(self._engine_move_missing(before, engine_move, seen), fixes,
+                                position=board.fen())
         lead = self._illegal_move_words(here, seen)
         reason = (lead + " " if lead else "The board does not match the game. ") + _fix_text(
             here, seen
         )
         raise BoardMismatch(reason, fixes, position=board.fen())
 
-    def _takeback_to(self, seen: dict[chess.Square, str]) -> int:
+    def _engine_move_missing(self, before: chess.Board, move: chess.Move,
+                             seen: dict[chess.Square, str]) -> str:
+        """Why a board is refused while it should be showing the engine's last move."""
+        here = _placement(self.board)
+        then = _placement(before)
+        played = board_move_words(before, move)
+        if seen.get(move.from_square) != then.get(move.from_square):
+            # the engine's piece was taken up, and put down elsewhere
+            return f"That is not the engine's move: {played}. " + _fix_text(here, seen)
+        # The player moved again before making the engine's move on the board.
+        return (f"First make the engine's move on the board: {played}. Then "
+                + _fix_text(then, seen)[:1].lower() + _fix_text(then, seen)[1:])
+
+    def _takeback_to(self, seen: dict[chess.Square, str], skip: int = 0) -> int:
         board = _copy_board(self.board)
         for plies in range(1, MAX_TAKEBACK + 1):
             if not board.move_stack:
                 return 0
             board.pop()
-            if _placement(board) == seen:
+            if plies > skip and _placement(board) == seen:
                 return plies
         return 0
 
@@ -563,6 +667,7 @@ def _apply_move(state: ChessState, action: Action) -> list[Event]:
     state.ucis.append(move.uci())
     state.changed()
     events: list[Event] = [MovePlayed(player, san, move.uci(), words)]
+    events += agreement.after_move(state, player)
     outcome = state.outcome()
     if outcome is not None:
         events.append(GameOver(outcome[2], outcome[1].capitalize() + "."))
@@ -590,6 +695,7 @@ def _apply_takeback(state: ChessState, action: Action) -> list[Event]:
             position=board.fen(),
         )
     sans = []
+    state.draw_offer = None  # an offer belongs to the position it was made in
     for _ in range(action.plies):
         board.pop()
         sans.append(state.sans.pop())
@@ -614,24 +720,48 @@ def _apply_claim(state: ChessState, action: Action) -> list[Event]:
     return [GameOver((), f"Draw claimed by {rule}.")]
 
 
-def _apply_resign(state: ChessState, action: Action) -> list[Event]:
-    assert isinstance(action, Resign)
+def _apply_flag(state: ChessState, action: Action) -> list[Event]:
+    """FIDE 6.9: the player whose flag falls loses, unless the opponent cannot checkmate by
+    any series of legal moves; then the game is drawn. "Cannot checkmate" is read as
+    python-chess's insufficient material of the opponent (a lone king; king and one minor
+    piece; bishops all on one colour)."""
+    assert isinstance(action, agreement.FlagFall)
+    board = state.board
     if state.is_terminal():
-        raise IllegalAction("The game is over.", position=state.board.fen())
+        raise IllegalAction("The game is over.", position=board.fen())
     if action.player not in (WHITE, BLACK):
-        raise IllegalAction("Only White or Black can resign.", position=state.board.fen())
-    winner = 1 - action.player
-    state.ended = ("resignation", (winner,))
-    state.changed()
+        raise IllegalAction("Only White's or Black's flag can fall.", position=board.fen())
     names = state.game.players
-    return [GameOver((winner,), f"{names[action.player]} resigns.")]
+    opponent = chess.BLACK if action.player == WHITE else chess.WHITE
+    state.draw_offer = None
+    if board.has_insufficient_material(opponent):
+        state.ended = ("time forfeit against insufficient material", ())
+        state.changed()
+        other = names[1 - action.player]
+        return [GameOver((), f"{names[action.player]}'s flag has fallen, but {other} cannot"
+                             " checkmate: a draw.")]
+    state.ended = ("time forfeit", (1 - action.player,))
+    state.changed()
+    return [GameOver((1 - action.player,), f"{names[action.player]}'s flag has fallen.")]
+
+
+def _apply_agreement(state: ChessState, action: Action) -> list[Event]:
+    def end(winners: tuple[int, ...], detail: str) -> None:
+        state.ended = ("resignation" if winners else "agreement", winners)  # not FlagFall
+        state.changed()
+
+    try:
+        return agreement.apply(state, action, state.game.players, end)
+    except IllegalAction as err:
+        raise IllegalAction(err.reason, position=state.board.fen()) from None
 
 
 _APPLY = {
     Move: _apply_move,
     TakeBack: _apply_takeback,
     ClaimDraw: _apply_claim,
-    Resign: _apply_resign,
+    **{kind: _apply_agreement for kind in agreement.ACTIONS.values()},
+    agreement.FlagFall: _apply_flag,
 }
 
 
@@ -670,6 +800,31 @@ def move_words(board: chess.Board, move: chess.Move) -> str:
             text += ", check"
     finally:
         board.pop()
+    return text
+
+
+def board_move_words(board: chess.Board, move: chess.Move) -> str:
+    """What to do with the pieces for a legal move: "move the black knight from g8 to f6";
+    "take the white pawn off e5 and move ..."; castling moves the king and the rook."""
+    piece = board.piece_at(move.from_square)
+    assert piece is not None
+    name = _piece_words(piece.symbol())
+    src, dst = chess.square_name(move.from_square), chess.square_name(move.to_square)
+    text = f"move the {name} from {src} to {dst}"
+    if board.is_castling(move):
+        rook_from, rook_to = (("h", "f") if board.is_kingside_castling(move) else ("a", "d"))
+        rank = src[1]
+        text += f" and the rook from {rook_from}{rank} to {rook_to}{rank}"
+    elif board.is_en_passant(move):
+        victim = chess.square_name(chess.square(chess.square_file(move.to_square),
+                                                chess.square_rank(move.from_square)))
+        text = f"take the pawn off {victim} and {text}"
+    elif board.is_capture(move):
+        captured = board.piece_at(move.to_square)
+        assert captured is not None
+        text = f"take the {_piece_words(captured.symbol())} off {dst} and {text}"
+    if move.promotion:
+        text += f", and make it a {PIECE_NAMES[move.promotion]}"
     return text
 
 

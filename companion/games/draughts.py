@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from companion.engine import Action, Event, Game, GameSpec, IllegalAction, Option, State
+from companion.engine import Action, Event, GameSpec, Option, State
+from companion.games import _agreement as agreement
 from companion.games import register
 from companion.games._draughts_core import (
     DRAUGHTS_BOARD,
@@ -26,10 +27,12 @@ from companion.games._draughts_core import (
     perft,
 )
 from companion.games._draughts_game import (
+    TABLE_OPTIONS,
     BoardState,
     DrawCount,
     PieceMove,
-    parse_move,
+    TableGame,
+    parse_command,
     perft_tool,
 )
 
@@ -145,7 +148,7 @@ class DraughtsState(BoardState):
 
 
 @register
-class Draughts(Game):
+class Draughts(TableGame):
     spec = GameSpec(
         name="draughts",
         title="Draughts",
@@ -163,11 +166,13 @@ class Draughts(Game):
                    " (FMJD; 0: never)"),
             Option("position", START, "the starting position as a PDN FEN (W = White, on"
                    " 31-50 at the start; first letter = side to move)"),
+            *TABLE_OPTIONS,
         ),
         house_rules=HOUSE_RULES,
         default_players=("White", "Black"),
     )
-    action_types: ClassVar[dict[str, type[Action]]] = {"PieceMove": PieceMove}
+    action_types: ClassVar[dict[str, type[Action]]] = {"PieceMove": PieceMove,
+                                                       **agreement.ACTIONS}
     tools: ClassVar[dict[str, str]] = {"perft": "companion.games.draughts:perft_main"}
 
     def new_state(self) -> DraughtsState:
@@ -186,9 +191,7 @@ class Draughts(Game):
 
     def parse_action(self, state: State, text: str) -> Action:
         assert isinstance(state, DraughtsState)
-        if state.is_terminal():
-            raise IllegalAction("The game is over.")
-        return parse_move(state, text)
+        return parse_command(state, text)
 
     def query(self, state: State, text: str) -> str | None:
         assert isinstance(state, DraughtsState)
@@ -197,13 +200,14 @@ class Draughts(Game):
             return state.board_text()
         if word in ("moves", "legal", "captures"):
             return state.options_text()  # the same answer as options
-        return None
+        return super().query(state, text)
 
     def command_help(self) -> str:
         return (
             "  32-28 / 26x37 / 26x37x48   a move (the landing squares only when needed)\n"
             "  moves                       the legal moves\n"
             "  board                       the board as text"
+            + "\n" + agreement.help_text("  ")
         )
 
 

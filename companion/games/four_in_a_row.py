@@ -27,6 +27,7 @@ from companion.engine import (
     TurnPasses,
     counted,
 )
+from companion.games import _agreement as agreement
 from companion.games import register
 
 HOUSE_RULES = (
@@ -107,6 +108,9 @@ class LineMade(Event):
 # --------------------------------------------------------------------------- state
 
 
+AGREEMENTS = frozenset(agreement.ACTIONS.values())
+
+
 class FourState(State):
     def __init__(self, game: FourInARow) -> None:
         self.game = game
@@ -121,6 +125,8 @@ class FourState(State):
         self.line: tuple[tuple[int, int], ...] = ()
         self.winner: int | None = None
         self.full = False
+        self.agreed = False  # drawn by agreement
+        self.draw_offer: int | None = None  # the player whose draw offer stands
 
     # --- helpers -----------------------------------------------------------------
 
@@ -187,8 +193,13 @@ class FourState(State):
 
     # --- State API ---------------------------------------------------------------
 
+    def may_act(self, player: int) -> bool:
+        # Either player may offer or answer a draw, or resign, at any time; the rules refuse
+        # a move out of turn.
+        return player in (0, 1)
+
     def current_player(self) -> int:
-        return TERMINAL if self.winner is not None or self.full else self.turn
+        return TERMINAL if self.winner is not None or self.full or self.agreed else self.turn
 
     def legal_actions(self) -> list[Action]:
         if self.is_terminal():
@@ -198,11 +209,14 @@ class FourState(State):
         return [Place(self.turn, c + 1, r + 1) for c, r in self.open_cells()]
 
     def apply(self, action: Action) -> list[Event]:
+        if type(action) in AGREEMENTS:
+            return agreement.apply(self, action, self.game.players, self._end)
         col, row = self._cell_of(action)  # validated; nothing changed yet
         player = self.turn
         self.grid[col][row] = player
         self.history.append((col, row))
         events: list[Event] = [Placed(player, col + 1, row + 1, self.gravity)]
+        events += agreement.after_move(self, player)
         line = self.line_through(col, row, player)
         if line:
             self.winner = player
@@ -219,6 +233,12 @@ class FourState(State):
         events.append(TurnPasses(self.turn))
         return events
 
+    def _end(self, winners: tuple[int, ...], detail: str) -> None:
+        if winners:
+            self.winner = winners[0]
+        else:
+            self.agreed = True
+
     def clone(self) -> FourState:
         other = object.__new__(FourState)
         other.__dict__.update(self.__dict__)
@@ -232,7 +252,7 @@ class FourState(State):
     def scores(self) -> list[float]:
         if self.winner is not None:
             return [1.0 if i == self.winner else 0.0 for i in range(2)]
-        return [0.5, 0.5] if self.full else [0.0, 0.0]
+        return [0.5, 0.5] if self.full or self.agreed else [0.0, 0.0]
 
     def describe_action(self, action: Action) -> str:
         if isinstance(action, Drop):
@@ -293,6 +313,7 @@ class FourState(State):
                 for r in range(self.rows - 1, -1, -1)
             ],
             "moves": [cell_name(c, r) for c, r in self.history],
+            "draw_offer": None if self.draw_offer is None else self.game.players[self.draw_offer],
             "result": None if not self.is_terminal() else {
                 "winners": list(self.winners()),
                 "line": [cell_name(c, r) for c, r in self.line],
@@ -303,7 +324,7 @@ class FourState(State):
         if self.is_terminal():
             if self.winner is not None:
                 return f"{self.game.players[self.winner]} has won."
-            return "The board is full: a draw."
+            return "Drawn by agreement." if self.agreed else "The board is full: a draw."
         return f"{counted(len(self.history), 'piece')} played. {self.expected()}."
 
 
@@ -326,7 +347,8 @@ class FourInARow(Game):
         house_rules=HOUSE_RULES,
         default_players=("White", "Black"),
     )
-    action_types: ClassVar[dict[str, type[Action]]] = {"Drop": Drop, "Place": Place}
+    action_types: ClassVar[dict[str, type[Action]]] = {"Drop": Drop, "Place": Place,
+                                                       **agreement.ACTIONS}
 
     def __init__(self, players: Sequence[str], options: Any = None) -> None:
         super().__init__(players, options)
@@ -346,6 +368,10 @@ class FourInARow(Game):
 
     def parse_action(self, state: State, text: str) -> Action:
         assert isinstance(state, FourState)
+        moved = 1 - state.turn if state.history else None
+        agreed = agreement.parse(text, state.turn, moved, state.draw_offer)
+        if agreed is not None:
+            return agreed
         if state.is_terminal():
             raise IllegalAction("The game is over.")
         words = text.lower().replace("column", " ").replace("drop", " ").split()
@@ -376,5 +402,6 @@ class FourInARow(Game):
         return (
             "  4 (or d)     drop a piece in column 4 (c3 when playing without gravity)\n"
             "  threats      columns that win at once, and those that must be blocked\n"
-            "  board        the board as text"
+            "  board        the board as text\n"
+            + agreement.help_text("  ")
         )
