@@ -43,7 +43,7 @@ class TimingSink:
         if self.first is None:
             self.first = time.monotonic()
 
-    def set_barrier(self, barrier: object) -> None:
+    def set_barrier(self, barrier: object, ticket: object = None) -> None:
         pass  # the benchmark waits on the journal itself, to time durability separately
 
     def wait_idle(self, timeout: float | None = None) -> bool:
