@@ -39,6 +39,7 @@ log = logging.getLogger("companion.cli")
 EXTERNAL: dict[str, str] = {
     "emulate": "devices.emulator:main",
     "demo": "companion.demo:main",
+    "export": "companion.export:main",
     "bench": "companion.bench:main",
     "read": "vision.cli:read_main",
     "calibrate": "vision.cli:calibrate_main",
@@ -95,6 +96,8 @@ usage: companion COMMAND [options]
                                       continue the latest (or a named) game
   state [--journal PATH] [--json]     the current state of a saved game
   history [--journal PATH] [--json]   the log of a saved game
+  export [NAME] [--journal PATH] --db DEST
+                                      a safe copy of a saved game (one file, checked)
   emulate [dgt]                       a virtual serial device on a pty
   emulate camera [--throws N] [--dice K] [--out FILE]
                                       a recording of dice throws, for --dice camera:FILE

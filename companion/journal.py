@@ -880,6 +880,12 @@ def latest_journal(name: str | None = None) -> Path:
         try:
             if never_started(path):
                 continue
+            view = Journal(path, readonly=True)
+            try:
+                for _ in view.entries():  # every entry checks
+                    pass
+            finally:
+                view.close()
         except JournalError as err:
             older = next((p for p in newest_first[i + 1:] if holds_a_game(p)), None)
             also = (f" The next newest game is {older.name}: companion resume "
