@@ -281,10 +281,10 @@ def _bad_wal_frame(wal: bytes, size: int) -> int | None:
             good = (head[8:16] == salts and _checksum(
                 head[:8] + wal[start + 24 : start + 24 + size], seed, big)
                 == struct.unpack(">II", head[16:24]))
+            # (frames of an older WAL beyond this one's end have other salts, so they never
+            # count as a saved commit after a bad frame: a torn last write is no damage)
             if first_bad is None:
                 if not good or (k == 0 and not header_ok):
-                    if head[8:16] != salts and header_ok:
-                        return None  # an older WAL's frames: the end of this one
                     first_bad = k + 1
             elif good and struct.unpack(">I", head[4:8])[0]:
                 return first_bad  # a saved commit after the bad frame
