@@ -216,8 +216,12 @@ class Journal:
                 self._db.execute("PRAGMA synchronous=OFF")
                 self._db.execute("PRAGMA wal_autocheckpoint=0")
                 self._db.executescript(_SCHEMA)
-            except (OSError, sqlite3.Error) as err:
+            except (OSError, sqlite3.Error, JournalError) as err:
+                if hasattr(self, "_db"):
+                    self._db.close()
                 self._release()
+                if isinstance(err, JournalError):
+                    raise
                 if isinstance(err, sqlite3.Error) and _damage(err):
                     raise DamagedJournal(self.path, f"it cannot be read as a database ({err})"
                                          ) from None
