@@ -72,6 +72,8 @@ def _dispatch(command: str, rest: list[str]) -> int:
             return _game_tool(command, rest)
     except (JournalError, KeyError, ValueError, FileNotFoundError) as err:
         message = err.args[0] if isinstance(err, KeyError) and err.args else err
+        if isinstance(err, DiskError) and not str(err).endswith("."):
+            message = f"{err}."  # (a disk error's reason is also said inside sentences)
         log.warning("companion %s refused: %s", command, message)
         print(f"companion {command}: {message}", file=sys.stderr)
         return 2
@@ -299,14 +301,14 @@ def _writable(path: Path) -> Journal:
         return Journal(path)
     except DiskError as err:
         raise DiskError(f"{err}. It can still be looked at: companion state --journal {path}; "
-                        f"companion history --journal {path}") from None
+                        f"companion history --journal {path}.") from None
 
 
 def _with_salvage_hint(err: JournalError, path: Path) -> JournalError:
     what = ("the entries that are intact" if isinstance(err, DamagedJournal)
             else "the entry before it")
     return JournalError(f"{err} Nothing was changed. To go on from {what}, in a "
-                        f"copy: companion resume --journal {path} --salvage")
+                        f"copy: companion resume --journal {path} --salvage.")
 
 
 def _salvaged(path: Path) -> tuple[Path, Journal]:

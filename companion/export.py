@@ -31,14 +31,14 @@ def export_db(path: Path, dest: Path) -> str:
     if dest.is_dir():
         dest = dest / path.name
     if dest.exists():
-        raise JournalError(f"{dest} already exists; export writes only a new file")
+        raise JournalError(f"{dest} already exists; export writes only a new file.")
     view = Journal(path, readonly=True)
     try:
         try:
             entries = sum(1 for _ in view.entries())  # a damaged journal is not copied on
         except DamagedJournal as err:
             raise JournalError(f"{err} To copy what is intact: companion resume --journal "
-                               f"{path} --salvage, then export the copy") from None
+                               f"{path} --salvage, then export the copy.") from None
         try:
             dest.parent.mkdir(parents=True, exist_ok=True)
             os.close(os.open(dest, os.O_WRONLY | os.O_CREAT | os.O_EXCL, MODE))
@@ -61,7 +61,8 @@ def export_db(path: Path, dest: Path) -> str:
     finally:
         check.close()
     if copied != entries:
-        raise JournalError(f"the copy {dest} has {copied} entries where {path} has {entries}")
+        raise JournalError(f"the copy {dest} has {copied} entries where {path} has "
+                           f"{entries}.")
     return f"copied {copied} entries of {path} to {dest} (checked)"
 
 
@@ -93,5 +94,8 @@ def main(argv: list[str]) -> int:
     for name, (_, write) in FORMATS.items():
         dest = getattr(args, name)
         if dest is not None:
-            print(write(path, Path(dest)))
+            folder = dest.endswith(("/", os.sep))  # DEST/: a folder, made if need be
+            if folder:
+                Path(dest).mkdir(parents=True, exist_ok=True)
+            print(write(path, Path(dest) / path.name if folder else Path(dest)))
     return 0

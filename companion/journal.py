@@ -906,10 +906,12 @@ def latest_journal(name: str | None = None) -> Path:
                 view.close()
         except JournalError as err:
             older = next((p for p in newest_first[i + 1:] if holds_a_game(p)), None)
+            salvage = (" To go on from the entries that are intact, in a copy: companion "
+                       "resume --salvage." if isinstance(err, DamagedJournal) else "")
             also = (f" The next newest game is {older.name}: companion resume "
-                    f"--journal {older}" if older else "")
-            raise NewestUnreadable(f"The newest saved game cannot be opened: {err}{also}",
-                                   path) from None
+                    f"--journal {older}." if older else "")
+            raise NewestUnreadable(f"The newest saved game cannot be opened: {err}{salvage}"
+                                   f"{also}", path) from None
         return path
     what = f" matching {name!r}" if name else ""
     raise JournalError(f"no saved game{what} in {folder}; start one with 'companion play'")

@@ -182,3 +182,5 @@ def test_export_db_copies_a_running_game_safely(tmp_path, capsys):
     assert json.loads(capsys.readouterr().out)["state"]["positions"] == [6, 5]
     assert main(["export", "--journal", str(path), "--db", str(dest)]) == 2
     assert "already exists" in capsys.readouterr().err
+    assert main(["export", "--journal", str(path), "--db", f"{tmp_path}/more/"]) == 0
+    assert (tmp_path / "more" / "g.sqlite").is_file()  # DEST/: a folder
