@@ -12,8 +12,10 @@ import json
 import os
 import resource
 import shutil
+import sqlite3
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -251,3 +253,106 @@ def test_a_wal_deleted_under_a_running_game_is_noticed_and_the_game_kept(tmp_pat
     view = Journal(path, readonly=True)
     assert [e.payload.get("values") for e in view.entries()] == [[3], [5]]
     view.close()
+
+
+_FAILING_SYNC = r"""
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+/* The disk breaks at the companion's (FAIL_SYNC_AFTER + 1)th fdatasync of its WAL (the
+   syncer's, a read-only descriptor): that one and every sync after it fail with EIO. */
+static int syncs, broken;
+static int fail(int fd) {
+    char link[64], name[4096];
+    snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+    ssize_t n = readlink(link, name, sizeof name - 1);
+    name[n > 0 ? n : 0] = 0;
+    int wal = n > 4 && strcmp(name + n - 4, "-wal") == 0;
+    if (!broken && wal && (fcntl(fd, F_GETFL) & O_ACCMODE) == O_RDONLY
+        && ++syncs > atoi(getenv("FAIL_SYNC_AFTER")))
+        broken = 1;
+    if (broken) errno = EIO;
+    return broken;
+}
+int fdatasync(int fd) {
+    if (fail(fd)) return -1;
+    return ((int (*)(int))dlsym(RTLD_NEXT, "fdatasync"))(fd);
+}
+int fsync(int fd) {
+    if (fail(fd)) return -1;
+    return ((int (*)(int))dlsym(RTLD_NEXT, "fsync"))(fd);
+}
+"""
+
+
+def test_a_disk_whose_syncs_fail_under_a_real_companion_stops_it(tmp_path):
+    """fsync and fdatasync failing with EIO in the C library (LD_PRELOAD) under a real
+    ``companion play``, from the third throw's sync on: the first two throws are said, the
+    third (committed, not durable) is not, the fourth is refused, and nothing ends in a
+    traceback."""
+    gcc = shutil.which("gcc") or shutil.which("cc")
+    if gcc is None:
+        pytest.skip("no C compiler to build the failing fsync (LD_PRELOAD) with")
+    source = tmp_path / "failsync.c"
+    source.write_text(_FAILING_SYNC)
+    library = tmp_path / "failsync.so"
+    built = subprocess.run([gcc, "-shared", "-fPIC", "-o", str(library), str(source), "-ldl"],
+                           capture_output=True, text=True)
+    if built.returncode != 0:
+        pytest.skip(f"cannot build the failing fsync: {built.stderr.strip()}")
+    path = tmp_path / "g.sqlite"
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "LD_PRELOAD": str(library),
+           "FAIL_SYNC_AFTER": "4"}  # the new journal, its setup, throws one and two
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "companion.cli", "play", "snakes", "--players", "Red,Blue",
+         "--voice", "console", "--seed", "1", "--journal", str(path)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env=env, cwd=ROOT)
+    assert proc.stdin is not None and proc.stdout is not None
+    said: list[str] = []
+    reader = threading.Thread(target=lambda: said.extend(iter(proc.stdout.readline, "")))
+    reader.start()
+    # each throw once the one before it is said (so on disk): one sync each
+    for line, then in [("roll 3", "Red throws three"), ("roll 5", "Blue throws five"),
+                       ("roll 2", "I cannot save this game")]:
+        proc.stdin.write(line + "\n")
+        proc.stdin.flush()
+        _wait_for(lambda then=then: any(s.startswith(then) for s in said), proc)
+    proc.stdin.write("roll 4\nquit\n")
+    proc.stdin.close()
+    assert proc.wait(WAIT) == 1
+    reader.join(WAIT)
+    err = proc.stderr.read() if proc.stderr else ""
+    out = "".join(said)
+    assert "Traceback" not in out + err, err
+    assert not any("Red throws two" in line for line in said)  # committed, never durable
+    assert any(line.startswith("I cannot save this game: the disk reported an input/output "
+                               "error") for line in said)
+    assert any(line.startswith("The game has stopped") for line in said)  # the roll 4
+    assert _committed(path) == 3
+
+
+def _committed(path: Path) -> int:
+    try:
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=WAIT)
+        try:
+            return int(db.execute("SELECT COUNT(*) FROM entries").fetchone()[0])
+        finally:
+            db.close()
+    except sqlite3.OperationalError:  # not created yet
+        return 0
+
+
+def _wait_for(condition, proc: subprocess.Popen) -> None:
+    pause = threading.Event()
+    for _ in range(int(WAIT / 0.01)):
+        if condition() or proc.poll() is not None:
+            return
+        pause.wait(0.01)  # polling a condition, not timing anything
+    proc.kill()
+    raise AssertionError(f"the companion did not journal the input: {proc.communicate()}")
