@@ -8,6 +8,10 @@ moment its journal entry is on disk (the announcer waits for that before it spea
 Lines are sent one at a time (the next after the previous was handled), so the figure is
 latency, not backlog. One in
 twenty lines is garbage, so refusals are measured too. Pinned to one core.
+
+``--pause MS`` waits that long after each line is on disk, as at a table where throws are
+seconds apart: the journal then goes idle and checkpoints its WAL into the database file
+between lines (journal.CHECKPOINT_IDLE), so the figures include what checkpoints cost.
 """
 
 from __future__ import annotations
@@ -43,7 +47,7 @@ class TimingSink:
         if self.first is None:
             self.first = time.monotonic()
 
-    def set_barrier(self, barrier: object) -> None:
+    def set_barrier(self, barrier: object, ticket: object = None) -> None:
         pass  # the benchmark waits on the journal itself, to time durability separately
 
     def wait_idle(self, timeout: float | None = None) -> bool:
@@ -65,6 +69,8 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="companion bench latency")
     parser.add_argument("--lines", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--pause", type=float, default=0.0, metavar="MS",
+                        help="wait after each line (the journal checkpoints when idle)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     if hasattr(os, "sched_setaffinity"):
@@ -106,6 +112,8 @@ def main(argv: list[str]) -> int:
             (accepted if reply.accepted else refused).append(elapsed)
             session.journal.wait_durable()
             durable.append((time.monotonic() - obs.time) * 1000.0)
+            if args.pause:
+                time.sleep(args.pause / 1000.0)  # a benchmark's pause, not a test's
     finally:
         source.close()
         device.close()
@@ -124,6 +132,7 @@ def main(argv: list[str]) -> int:
         "refused_p99_ms": round(percentile(refused, 0.99), 3) if refused else None,
         "durable_p50_ms": round(statistics.median(durable), 3),
         "durable_p99_ms": round(percentile(durable, 0.99), 3),
+        "pause_ms": args.pause,
         "journal": "sqlite WAL, group commit (fdatasync in a syncer thread), on local disk",
     }
     if args.json:

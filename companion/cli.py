@@ -9,6 +9,7 @@ import inspect
 import json
 import logging
 import os
+import sqlite3
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -20,10 +21,14 @@ from companion.console import name_problem
 from companion.engine import Game, Priority, sentence
 from companion.games import find, load_all
 from companion.journal import (
+    DamagedJournal,
+    DiskError,
     Journal,
     JournalError,
-    holds_a_game,
+    NewestUnreadable,
+    disk_reason,
     latest_journal,
+    never_started,
     new_journal_path,
     unused_path,
 )
@@ -38,6 +43,7 @@ log = logging.getLogger("companion.cli")
 EXTERNAL: dict[str, str] = {
     "emulate": "devices.emulator:main",
     "demo": "companion.demo:main",
+    "export": "companion.export:main",
     "bench": "companion.bench:main",
     "hub": "companion.club.cli:hub_main",
     "read": "vision.cli:read_main",
@@ -71,8 +77,15 @@ def _dispatch(command: str, rest: list[str]) -> int:
             return _game_tool(command, rest)
     except (JournalError, KeyError, ValueError, FileNotFoundError) as err:
         message = err.args[0] if isinstance(err, KeyError) and err.args else err
+        if isinstance(err, DiskError) and not str(err).endswith("."):
+            message = f"{err}."  # (a disk error's reason is also said inside sentences)
         log.warning("companion %s refused: %s", command, message)
         print(printable(f"companion {command}: {message}"), file=sys.stderr)
+        return 2
+    except (OSError, sqlite3.Error) as err:  # a disk or file that fails: a sentence
+        where = f" ({err.filename})" if isinstance(err, OSError) and err.filename else ""
+        log.error("companion %s failed: %s", command, err)
+        print(f"companion {command}: {disk_reason(err)}{where}.", file=sys.stderr)
         return 2
     print(f"companion: unknown command {command!r}\n\n{USAGE}", file=sys.stderr)
     return 2
@@ -92,8 +105,9 @@ usage: companion COMMAND [options]
                                       continue the latest (or a named) game
   state [--journal PATH] [--json]     the current state of a saved game
   history [--journal PATH] [--json]   the log of a saved game
-  export [NAME] [--journal PATH] --pgn|--pdn [--out FILE]
-                                      a saved game as PGN (chess) or PDN (checkers, draughts)
+  export [NAME] [--journal PATH] --pgn|--pdn [--out FILE] | --db DEST
+                                      a saved game as PGN (chess) or PDN (checkers, draughts),
+                                      or a safe copy of it (one file, checked)
   emulate [dgt]                       a virtual serial device on a pty
   emulate camera [--throws N] [--dice K] [--out FILE]
                                       a recording of dice throws, for --dice camera:FILE
@@ -117,7 +131,11 @@ def _setup_logging() -> None:
     folder = user_data_dir()
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        handler: logging.Handler = logging.FileHandler(folder / "companion.log")
+        path = folder / "companion.log"
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600))  # 0600 if new
+        if os.stat(path).st_mode & 0o077:
+            os.chmod(path, 0o600)  # a log from before: the owner's alone from now
+        handler: logging.Handler = _LogFile(path)
     except OSError:
         handler = logging.StreamHandler(sys.stderr)
         handler.setLevel(logging.ERROR)
@@ -133,6 +151,21 @@ class _PrintableFormatter(logging.Formatter):
 
     def format(self, record: logging.LogRecord) -> str:
         return printable(super().format(record), lines=True)
+
+
+class _LogFile(logging.FileHandler):
+    """The log file; when the disk refuses it (full, read-only), one line on stderr, then
+    on without it: never logging's own traceback."""
+
+    failed = False
+
+    def handleError(self, record: logging.LogRecord) -> None:
+        if not self.failed:
+            self.failed = True
+            err = sys.exc_info()[1]
+            reason = disk_reason(err) if err is not None else "it failed"
+            print(f"companion: the log {self.baseFilename} cannot be written: {reason}.",
+                  file=sys.stderr)
 
 
 def _call(entry: str, argv: list[str]) -> int:
@@ -233,7 +266,7 @@ def cmd_play(argv: list[str]) -> int:
     tags = _tags(args)
     sources = _sources(args)  # a bad source spec is refused before any journal is made
     path = Path(args.journal) if args.journal else new_journal_path(cls.spec.name)
-    if path.exists() and holds_a_game(path):
+    if path.exists() and not never_started(path):
         raise ValueError(f"{path} already holds a game: use 'companion resume --journal {path}'")
     club = _club(args)  # a bad broker address is refused before any journal is made
     brain = _brain(game)  # a missing engine is refused before any journal is made
@@ -257,32 +290,30 @@ def cmd_resume(argv: list[str]) -> int:
     parser = _io_parser("companion resume")
     parser.add_argument("name", nargs="?", help="part of a saved game's file name")
     parser.add_argument("--salvage", action="store_true",
-                        help="if an entry no longer replays (a journal saved by another "
-                        "version, or damaged): go on in a copy that keeps the entries before "
-                        "it; the journal itself is left as it was")
+                        help="if the journal is damaged or an entry no longer replays (a "
+                        "journal saved by another version): go on in a copy that keeps the "
+                        "entries before it; the journal itself is left as it was")
     args = parser.parse_args(argv)
-    path = Path(args.journal) if args.journal else latest_journal(args.name)
-    if not holds_a_game(path):
-        raise JournalError(f"no saved game at {path}")
+    try:
+        path = Path(args.journal) if args.journal else latest_journal(args.name)
+    except NewestUnreadable as err:
+        if not args.salvage:
+            raise
+        path = err.path
     tags = _tags(args)
     sources = _sources(args)
     club = _club(args)
     announcer = _announcer(args)
-    journal = Journal(path)
     try:
-        session = Session.resume(journal, announcer, tags=tags)
-    except ReplayError as err:
-        journal.close()
-        if not args.salvage:
-            # said aloud too: the players at the table may not be looking at the terminal
-            announcer.say(f"I cannot resume this game. {err} Nothing was changed.",
-                          Priority.REFUSAL)
-            announcer.close()
-            raise _with_salvage_hint(err, path) from err
-        path, journal = _salvaged(path)
-        session = Session.resume(journal, announcer, tags=tags)
-    if session.code_note:
-        print(f"({session.code_note})", file=sys.stderr)
+        session, path = _resumed(path, announcer, tags, salvage_it=args.salvage)
+    except JournalError as err:
+        # said aloud too: the players at the table may not be looking at the terminal
+        announcer.say(f"I cannot resume this game. {err}", Priority.REFUSAL)
+        announcer.close()
+        raise
+    for note in (session.code_note, session.check_note):
+        if note:
+            print(f"({note})", file=sys.stderr)
     print(printable(f"(journal: {path})"), file=sys.stderr)
     try:
         brain = _brain(session.game)
@@ -293,23 +324,67 @@ def cmd_resume(argv: list[str]) -> int:
     return _run(session, sources, announcer, brain, club=club, board=args.board != "keyboard")
 
 
-def _with_salvage_hint(err: ReplayError, path: Path) -> JournalError:
-    return JournalError(f"{err} Nothing was changed. To go on from the entry before it, in a "
-                        f"copy: companion resume --journal {path} --salvage")
+def _resumed(path: Path, announcer: Any, tags: Any, *, salvage_it: bool
+             ) -> tuple[Session, Path]:
+    """The saved game at ``path`` resumed; with ``salvage_it`` a damaged one, or one that
+    no longer replays, goes on in a copy. Nothing is written to a journal that does not
+    check (it is read, read-only, first)."""
+    try:
+        _check_saved(path)
+        journal = _writable(path)
+        try:
+            return Session.resume(journal, announcer, tags=tags), path
+        except ReplayError:
+            journal.close()
+            raise
+    except (DamagedJournal, ReplayError) as err:
+        if not salvage_it:
+            raise _with_salvage_hint(err, path) from err
+    copy_path, journal = _salvaged(path)
+    return Session.resume(journal, announcer, tags=tags), copy_path
+
+
+def _check_saved(path: Path) -> None:
+    """Every entry of the saved game at ``path`` read and checked, read-only."""
+    if not path.is_file() or never_started(path):
+        raise JournalError(f"no saved game at {path}")
+    view = Journal(path, readonly=True)
+    try:
+        for _ in view.entries():
+            pass
+    finally:
+        view.close()
+
+
+def _writable(path: Path) -> Journal:
+    try:
+        return Journal(path)
+    except DiskError as err:
+        raise DiskError(f"{err}. It can still be looked at: companion state --journal {path}; "
+                        f"companion history --journal {path}.") from None
+
+
+def _with_salvage_hint(err: JournalError, path: Path) -> JournalError:
+    what = ("the entries that are intact" if isinstance(err, DamagedJournal)
+            else "the entry before it")
+    return JournalError(f"{err} Nothing was changed. To go on from {what}, in a "
+                        f"copy: companion resume --journal {path} --salvage.")
 
 
 def _salvaged(path: Path) -> tuple[Path, Journal]:
-    """A copy of the saved game at ``path`` up to its first entry that no longer replays."""
-    source = Journal(path, readonly=True)
+    """A copy of the saved game at ``path`` up to its first entry that is damaged or no
+    longer replays."""
     copy_path = unused_path(path.with_name(f"{path.stem}-salvaged{path.suffix}"))
     copy = Journal(copy_path)
     try:
-        kept = salvage(source, copy)
-        total = source.count()
-    finally:
-        source.close()
-    print(f"(kept the first {kept} of {total} entries in {copy_path}; {path} is left as it "
-          "was)", file=sys.stderr)
+        saved = salvage(path, copy)
+    except JournalError:
+        copy.close()
+        copy_path.unlink(missing_ok=True)
+        raise
+    why = f" {saved.why}" if saved.why else ""
+    print(f"(kept the first {saved.kept} of {saved.readable} readable entries in {copy_path}; "
+          f"{path} is left as it was.{why})", file=sys.stderr)
     return copy_path, copy
 
 
@@ -356,12 +431,17 @@ def _run(session: Session, sources: list[Source], announcer: Any, brain: Any = N
 
         sources.append(seat(session, brain, board=board))
     try:
-        return run(session, sources)
+        status = run(session, sources)
     finally:
         if publisher is not None:
             publisher.close()  # what is not sent now is sent by the next resume
         announcer.close()
         session.journal.close()
+    if session.stopped is not None:
+        print(f"companion: the game stopped, as it could not be saved: {session.stopped}.",
+              file=sys.stderr)
+        return 1
+    return status
 
 
 def _club(args: argparse.Namespace) -> Any:
@@ -477,10 +557,13 @@ def _tags(args: argparse.Namespace) -> Any:
 
 def _open_saved(journal: str | None, name: str | None = None) -> Session:
     path = Path(journal) if journal else latest_journal(name)
+    view = Journal(path, readonly=True)
     try:
-        return Session.view(Journal(path, readonly=True))
-    except ReplayError as err:
+        return Session.view(view)
+    except (DamagedJournal, ReplayError) as err:
         raise _with_salvage_hint(err, path) from err
+    finally:
+        view.close()
 
 
 def cmd_state(argv: list[str]) -> int:
@@ -509,13 +592,21 @@ def cmd_history(argv: list[str]) -> int:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     path = Path(args.journal) if args.journal else latest_journal(args.name)
-    rows = history_rows(Journal(path, readonly=True))
+    journal = Journal(path, readonly=True)
+    rows: list[dict[str, Any]] = []
+    try:
+        for row in history_rows(journal):
+            rows.append(row)
+            if not args.json:  # a damaged journal: the entries before the damage are shown
+                who = f" [{row['source']}]" if row["source"] else ""
+                print(printable(f"{row['seq']:>5} {row['time']} {row['kind']:<8} "
+                                f"{row['text']}{who}"))
+    except DamagedJournal as err:
+        raise _with_salvage_hint(err, path) from err
+    finally:
+        journal.close()
     if args.json:
         print(json.dumps(rows, indent=2))
-        return 0
-    for row in rows:
-        who = f" [{row['source']}]" if row["source"] else ""
-        print(printable(f"{row['seq']:>5} {row['time']} {row['kind']:<8} {row['text']}{who}"))
     return 0
 
 
@@ -579,39 +670,12 @@ def _tool_voice(argv: list[str]) -> tuple[list[str], Callable[[], Any] | None]:
     return rest, make
 
 
-# --------------------------------------------------------------------------- export
-
-
-def cmd_export(argv: list[str]) -> int:
-    """``companion export [NAME] [--journal PATH] --pgn|--pdn [--out FILE]``: a saved game in
-    a standard format (one flag per format, from companion.records.FORMATS)."""
-    from companion.records import FORMATS
-
-    parser = argparse.ArgumentParser(prog="companion export")
-    parser.add_argument("name", nargs="?", help="part of a saved game's file name")
-    parser.add_argument("--journal")
-    parser.add_argument("--out", help="write to this file (default: standard output)")
-    group = parser.add_mutually_exclusive_group(required=True)
-    for fmt in FORMATS:
-        group.add_argument(f"--{fmt}", action="store_const", const=fmt, dest="format")
-    args = parser.parse_args(argv)
-    session = _open_saved(args.journal, args.name)
-    text = FORMATS[args.format](session)
-    if args.out:
-        Path(args.out).write_text(text, encoding="utf-8")
-        print(f"(written: {args.out})", file=sys.stderr)
-    else:
-        sys.stdout.write(text)
-    return 0
-
-
 COMMANDS: dict[str, Callable[[list[str]], int]] = {
     "games": cmd_games,
     "play": cmd_play,
     "resume": cmd_resume,
     "state": cmd_state,
     "history": cmd_history,
-    "export": cmd_export,
 }
 
 

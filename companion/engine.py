@@ -207,6 +207,7 @@ class Priority:
     INFO = 1  # moves, counts
     RESULT = 2  # never dropped: scores, wins, payments
     REFUSAL = 3  # never dropped: why an input was refused
+    ALERT = 4  # said even when the journal cannot be saved (a disk error): nothing else is
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from companion import console
@@ -34,7 +35,18 @@ from companion.engine import (
     sentence,
 )
 from companion.games import find
-from companion.journal import ACTION, CORRECT, REFUSED, UNDO, Entry, Journal, JournalError
+from companion.journal import (
+    ACTION,
+    CORRECT,
+    REFUSED,
+    UNDO,
+    DamagedJournal,
+    DiskError,
+    Entry,
+    Journal,
+    JournalError,
+    readable_part,
+)
 from companion.observations import (
     BUTTONS,
     CONFIRM_BELOW,
@@ -114,7 +126,10 @@ class Session:
         self._refused_sources: set[str] = set()  # sources whose last input was refused aloud
         self.refusals = RefusalLimiter()  # a flooding device is said once, then summarised
         self.source_labels: dict[str, str] = {}  # "serial:/dev/ttyUSB0" -> "the dice device"
-        announcer.set_barrier(journal.wait_durable)  # announce nothing before it is on disk
+        # announce nothing before it is on disk (each announcement: the entries before it)
+        announcer.set_barrier(journal.wait_durable, journal.durable_ticket)
+        self.stopped: str | None = None  # why the session takes no more input (a disk error)
+        journal.on_error = self._disk_failed
         self.state: State = game.new_state()
         self.applied: list[Action] = []  # the effective actions, after undo and corrections
         self.last_announcement = ""
@@ -125,6 +140,7 @@ class Session:
         # observations those helpers read (a clock's readings)
         self.handlers: dict[type[Observation], Callable[[Session, Observation], Reply]] = {}
         self.code_note: str | None = None  # set by resume when the rules code has changed
+        self.check_note: str | None = None  # set by resume for entries without checksums
 
     # --- construction -------------------------------------------------------------
 
@@ -216,17 +232,34 @@ class Session:
         self.code_note = code_change(meta, type(self.game))
         if self.code_note:
             log.warning("%s", self.code_note)
+        unchecked = self.journal.unchecked()
+        if unchecked:
+            self.check_note = (f"This game's first {unchecked} entries were saved before "
+                               "journals had checksums: they are unchecked.")
+            log.warning("%s: %s", self.journal.path, self.check_note)
 
     # --- input ----------------------------------------------------------------------
 
     def submit(self, obs: Observation) -> Reply:
-        """Handle one observation from any source. Never raises for bad input."""
+        """Handle one observation from any source. Never raises for bad input, nor for a
+        disk that refuses the journal: then the session stops taking input (and says so)."""
+        if self.stopped is not None:
+            return self._while_stopped(obs)
+        try:
+            return self._submit(obs)
+        except DiskError as err:
+            self._disk_failed(err.reason)
+            return Reply(False, self.last_announcement)
+
+    def _submit(self, obs: Observation) -> Reply:
         try:
             if isinstance(obs, TextCommand):
                 return console.handle(self, obs)
             return self._handle_device(obs)
         except IllegalAction as err:
             return self._refused(err, obs)
+        except DiskError:
+            raise
         except Exception:
             # A bug in an engine or interpreter must not end the game. The journal is the
             # truth: rebuild from it, so a half-applied action cannot survive, and say so.
@@ -234,6 +267,31 @@ class Session:
             self._replay()
             return self.refuse("Sorry, I could not handle that; nothing has changed.", obs,
                                journal=False)
+
+    # --- a disk that refuses the journal ---------------------------------------------
+
+    def _disk_failed(self, reason: str) -> None:
+        """The journal cannot be saved (from any thread): say it, and take no more input,
+        so that nothing is announced that is not on disk. What is on disk stays."""
+        if self.stopped is not None:
+            return
+        self.stopped = reason
+        log.error("stopped: the journal %s cannot be saved: %s", self.journal.path, reason)
+        self.say(f"I cannot save this game: {reason}. I have stopped taking input, so that "
+                 "nothing is announced that is not saved; what was saved stays in "
+                 f"{self.journal.path}. Type quit; once the disk is fixed, 'companion "
+                 "resume' goes on from there.", Priority.ALERT)
+
+    def _while_stopped(self, obs: Observation) -> Reply:
+        words = obs.text.split() if isinstance(obs, TextCommand) else []
+        if words and words[-1].lower() in {"quit", "exit"}:
+            self.say("Goodbye. The game is kept as it was last saved.", Priority.ALERT)
+            return Reply(True, "quit", quit=True)
+        text = (f"The game has stopped: I cannot save it ({self.stopped}). Type quit; once "
+                "the disk is fixed, 'companion resume' goes on.")
+        log.warning("refused while stopped (%s): %s", obs.source, type(obs).__name__)
+        self.say(text, Priority.ALERT)
+        return Reply(False, text)
 
     def _refused(self, err: IllegalAction, obs: Observation) -> Reply:
         if err.quiet:
@@ -628,13 +686,24 @@ def replay_entries(game: Game, entries: Iterable[Entry]
     return state, actions, events
 
 
-def salvage(source: Journal, dest: Journal) -> int:
-    """Copy into the empty journal ``dest`` the game in ``source`` up to the first entry that
+@dataclass(frozen=True)
+class Salvaged:
+    kept: int  # entries copied
+    readable: int  # entries that read and check, before the first that does not
+    why: str | None  # why the rest was left (the damage, or the entry that does not replay)
+
+
+def salvage(source: str | Path, dest: Journal) -> Salvaged:
+    """Copy into the empty journal ``dest`` the game saved at ``source`` up to its first
+    entry that is damaged (journal.readable_part, which reads even a file SQLite cannot) or
     no longer replays: the entries before it, with their times, sources and notes, and the
-    meta with today's code. ``source`` is only read. Returns how many entries were kept."""
-    meta = source.meta()
+    meta with today's code. ``source`` is only read."""
+    meta, entries, why = readable_part(source)
+    if meta is None:
+        raise DamagedJournal(str(source), "nothing can be salvaged: the game's setup (its "
+                             f"players, options and data files) cannot be read. {why or ''}"
+                             .rstrip())
     game = game_from_meta(meta)
-    entries = list(source.entries())
     kept = len(entries)
     while True:  # a shorter run could fail earlier (a correction of a refused entry, say)
         try:
@@ -642,13 +711,14 @@ def salvage(source: Journal, dest: Journal) -> int:
             break
         except ReplayError as err:
             kept = next(i for i, e in enumerate(entries) if e.seq == err.seq)
+            why = str(err)
     dest.write_meta({**meta, "code": code_meta(type(game)),
-                     "salvaged_from": {"journal": source.path, "entries": len(entries),
+                     "salvaged_from": {"journal": str(source), "entries": len(entries),
                                        "kept": kept}})
     for entry in entries[:kept]:
         dest.append(entry.kind, entry.payload, source=entry.source,
                     confidence=entry.confidence, note=entry.note, at=entry.time)
-    return kept
+    return Salvaged(kept, len(entries), why)
 
 
 def _loose(name: str) -> str:

@@ -40,9 +40,11 @@ class Utterance:
     text: str
     priority: int = Priority.INFO
     queued: float = field(default_factory=time.monotonic)
+    wait: Callable[[], object] | None = None  # its own barrier, taken when it was said
 
 
 Barrier = Callable[[], object]
+Ticket = Callable[[], Barrier]  # at say time: the barrier for what has been said so far
 
 
 class Sink(Protocol):
@@ -54,7 +56,7 @@ class Sink(Protocol):
 
     def say(self, text: str, priority: int = Priority.INFO) -> None: ...
 
-    def set_barrier(self, barrier: Barrier) -> None: ...
+    def set_barrier(self, barrier: Barrier, ticket: Ticket | None = None) -> None: ...
 
     def wait_idle(self, timeout: float | None = None) -> bool: ...
 
@@ -251,7 +253,7 @@ class Announcer:
         self._pending = 0  # said but not yet spoken or dropped
         self._idle = threading.Condition()
         self._barrier: Barrier = lambda: None
-        self._durability_warned = False
+        self._ticket: Ticket | None = None
         self.backend_name = "starting"
         self.spoken: list[str] = []  # what the backend actually said (for the demo summary)
         self.dropped: list[str] = []
@@ -263,11 +265,15 @@ class Announcer:
     def say(self, text: str, priority: int = Priority.INFO) -> None:
         with self._idle:
             self._pending += 1
+        wait = self._ticket() if self._ticket is not None else None
         # Device text and player names reach the terminal (and the speech engine) from here.
-        self._queue.put(Utterance(printable(text, lines=True), priority))
+        self._queue.put(Utterance(printable(text, lines=True), priority, wait=wait))
 
-    def set_barrier(self, barrier: Barrier) -> None:
+    def set_barrier(self, barrier: Barrier, ticket: Ticket | None = None) -> None:
+        """``ticket``: the barrier of each utterance taken when it is said (the journal
+        entries before it), so that a disk error later holds back only what came after."""
         self._barrier = barrier
+        self._ticket = ticket
 
     def wait_idle(self, timeout: float | None = None) -> bool:
         """Block until everything queued has been said (or dropped)."""
@@ -313,10 +319,11 @@ class Announcer:
             _keep(self.dropped, item.text)
             log.info("dropped stale chatter: %s", item.text)
             return backend
-        if self._barrier() is False and not self._durability_warned:
-            self._durability_warned = True
-            self._warn("the game journal could not be confirmed on disk; "
-                       "a power cut could lose the latest moves")
+        if item.priority < Priority.ALERT and (item.wait or self._barrier)() is False:
+            # Not on disk: never announced. The session says why (an ALERT) and stops.
+            self.dropped.append(item.text)
+            log.warning("not announced, its journal entry is not on disk: %s", item.text)
+            return backend
         if self._echo is not None and self.backend_name != "console":
             self._echo.write(item.text + "\n")
             self._echo.flush()
@@ -370,7 +377,7 @@ class Recorder:
         self._barrier()
         self.items.append(Utterance(printable(text, lines=True), priority))
 
-    def set_barrier(self, barrier: Barrier) -> None:
+    def set_barrier(self, barrier: Barrier, ticket: Ticket | None = None) -> None:
         self._barrier = barrier
 
     def wait_idle(self, timeout: float | None = None) -> bool:
