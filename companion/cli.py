@@ -79,9 +79,9 @@ usage: companion COMMAND [options]
   games [--json]                      the games, their players and inputs
   play GAME [--players A,B] [--dice SPEC] [--cards SPEC] [--board SPEC] [--journal PATH]
        [--voice auto|pyttsx3|espeak|console|silent] [--rate WPM] [--volume 0-1]
-       [--tags MAP] [--seed N] [--OPTION VALUE ...]
+       [--tags MAP] [--seed N] [--view [lan]] [--view-port N] [--OPTION VALUE ...]
                                       play a game at the table
-  resume [NAME] [--journal PATH] [--salvage]
+  resume [NAME] [--journal PATH] [--salvage] [--view [lan]]
                                       continue the latest (or a named) game
   state [--journal PATH] [--json]     the current state of a saved game
   history [--journal PATH] [--json]   the log of a saved game
@@ -173,6 +173,11 @@ def _io_parser(prog: str) -> argparse.ArgumentParser:
                         choices=["auto", "pyttsx3", "espeak", "console", "silent"])
     parser.add_argument("--rate", type=int, default=170, help="words per minute")
     parser.add_argument("--volume", type=float, default=1.0, help="0 to 1")
+    parser.add_argument("--view", nargs="?", const="local", choices=["local", "lan"],
+                        help="serve a live page of the game: on this computer (127.0.0.1), "
+                        "or with 'lan' to the local network, behind secret links")
+    parser.add_argument("--view-port", type=int, default=0,
+                        help="the page's port (default: a free one)")
     return parser
 
 
@@ -196,7 +201,7 @@ def cmd_play(argv: list[str]) -> int:
     session = Session.start(game, Journal(path), announcer, seed=args.seed,
                             auto_chance=_auto_chance(args), config=files, tags=tags)
     print(f"(journal: {path})", file=sys.stderr)
-    return _run(session, sources, announcer)
+    return _run(session, sources, announcer, args)
 
 
 def cmd_resume(argv: list[str]) -> int:
@@ -229,7 +234,7 @@ def cmd_resume(argv: list[str]) -> int:
     if session.code_note:
         print(f"({session.code_note})", file=sys.stderr)
     print(f"(journal: {path})", file=sys.stderr)
-    return _run(session, sources, announcer)
+    return _run(session, sources, announcer, args)
 
 
 def _with_salvage_hint(err: ReplayError, path: Path) -> JournalError:
@@ -264,17 +269,34 @@ def _sources(args: argparse.Namespace) -> list[Source]:
     return sources
 
 
-def _run(session: Session, sources: list[Source], announcer: Any) -> int:
+def _run(session: Session, sources: list[Source], announcer: Any,
+         args: argparse.Namespace) -> int:
     from companion.loop import run
 
     clock = start_clock(session)  # a Time Limit Game's agreed hour
     if clock is not None:
         sources.append(clock)
+    if args.view:  # no listener, no socket at all without --view
+        sources.append(_view(session, args))
     try:
         return run(session, sources)
     finally:
         announcer.close()
         session.journal.close()
+
+
+def _view(session: Session, args: argparse.Namespace) -> Source:
+    from companion.view.server import ViewServer
+
+    view = ViewServer(session, lan=args.view == "lan", port=args.view_port)
+    links = view.links()
+    # The links hold the secret tokens: printed here for the table, never logged.
+    lines = [f"(table view: {links['screen']} )",
+             f"(table view with the players' join codes: {links['join']} )"]
+    lines += [f"({name}'s phone: {url} )" for name, url in links["players"].items()]
+    print("\n".join(lines), file=sys.stderr)
+    log.info("table view on port %d (%s)", view.port, "lan" if view.lan else "this computer")
+    return view
 
 
 def _players(cls: type[Game], text: str | None) -> list[str]:

@@ -115,6 +115,9 @@ class Session:
         self.last_announcement = ""
         self.pending: _Pending | None = None
         self.listeners: list[Callable[[Session, Sequence[Event]], None]] = []
+        # Told every sentence said (after the announcer): the table view shows them, and
+        # learns of undo and corrections, which replay without events.
+        self.speech_listeners: list[Callable[[str, int], None]] = []
         self.code_note: str | None = None  # set by resume when the rules code has changed
 
     # --- construction -------------------------------------------------------------
@@ -459,6 +462,8 @@ class Session:
             return
         self.last_announcement = text
         self.announcer.say(text, priority)
+        for listener in self.speech_listeners:
+            listener(text, priority)
 
 
 _DEVICE_HANDLERS: dict[type[Observation], Callable[[Session, Observation], Reply]] = {

@@ -1,0 +1,128 @@
+"""A player's legal choices as buttons: each one the command the player would type.
+
+A button's command is checked by parsing it back (``Game.parse_spoken`` for that player must
+give the very action): a tap is then exactly the typed line, and a command that a game words
+differently is left out rather than guessed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from companion.engine import Action, IllegalAction, State, as_player
+
+MAX_CHOICES = 40  # a chess opening has 20; beyond this a phone list is no help
+
+
+def choices(state: State, player: int, *, virtual_dice: bool) -> list[dict[str, str]]:
+    """``[{"label": "Red buys Boardwalk", "command": "buy"}, ...]`` for ``player`` now."""
+    if state.is_terminal():
+        return []
+    out: list[dict[str, str]] = []
+    request = state.chance()
+    if request is not None:
+        if request.kind == "dice" and request.who == player and virtual_dice:
+            out.append({"label": f"Roll {request.describe()}", "command": "roll"})
+        return out
+    if not state.may_act(player):
+        return out
+    seen: set[str] = set()
+    others = player != state.current_player()  # may speak now (a bid), but not every move
+    for action in state.legal_actions()[:MAX_CHOICES]:
+        command = command_for(state, action, player)
+        if command is None or command in seen:
+            continue
+        if others and not _legal(state, as_player(action, player)):
+            continue
+        seen.add(command)
+        out.append({"label": _label(state, action, player), "command": command})
+    return out
+
+
+def _legal(state: State, action: Action) -> bool:
+    try:
+        state.clone().apply(action)
+    except IllegalAction:
+        return False
+    return True
+
+
+def _label(state: State, action: Action, player: int) -> str:
+    try:
+        text = state.describe_action(as_player(action, player))
+    except Exception:  # a wording bug must not hide the button
+        text = ""
+    return text if text and "=" not in text else str(action)
+
+
+def command_for(state: State, action: Action, player: int) -> str | None:
+    """The typed command that means ``action`` from ``player``, or None if none is found."""
+    want = as_player(action, player)
+    for text in _candidates(state, action):
+        try:
+            got = state.game.parse_spoken(state, text, player)
+        except (IllegalAction, ValueError, KeyError, IndexError, TypeError):
+            continue
+        if got == want:
+            return text
+    return None
+
+
+def _candidates(state: State, action: Action) -> Iterator[str]:
+    plain = str(action)
+    if "(" not in plain:  # a game's own wording ("play 5H", "11-15", "e2e4")
+        yield plain
+    head = _first_word(type(action).__name__)
+    args = [_arg(state, f.name, getattr(action, f.name)) for f in dataclasses.fields(action)
+            if f.name != "player"]
+    words = [a for a in args if a]
+    yield " ".join([head, *words])
+    if not words:
+        return
+    yield head  # "auction" for Auction(player), whatever else it carries
+    for word in FIELD_WORDS.get(type(action).__name__, ()):
+        yield f"{head} {word}" if word else head
+
+
+# Actions whose typed form is not the class name's first word and its fields.
+FIELD_WORDS: dict[str, tuple[str, ...]] = {
+    "ChooseTax": ("10%", "flat"),
+    "UseCard": ("card", "chance card", "chest card"),
+    "PayFine": ("fine",),
+}
+
+
+def _first_word(name: str) -> str:
+    return re.sub(r"([a-z])([A-Z]).*", r"\1", name).lower()
+
+
+def _arg(state: State, name: str, value: Any) -> str:
+    render = ARGS.get(name)
+    if render is not None:
+        return render(state, value)
+    if isinstance(value, bool):
+        return ""
+    if isinstance(value, tuple | list):
+        return " ".join(str(v) for v in value)
+    return str(value)
+
+
+def _space(state: State, value: Any) -> str:
+    names = getattr(getattr(state, "ed", None), "names", None)
+    if names is not None and isinstance(value, int) and 0 <= value < len(names):
+        return str(names[value])
+    return str(value)
+
+
+def _partner(state: State, value: Any) -> str:
+    players = state.game.players
+    return players[value] if isinstance(value, int) and 0 <= value < len(players) else ""
+
+
+ARGS: dict[str, Callable[[State, Any], str]] = {
+    "space": _space,
+    "partner": _partner,
+}

@@ -1,0 +1,213 @@
+"""What each family of games adds to the page's document: the facts its page draws that the
+state's JSON does not spell out (owner colours and worth, a pegboard's back pegs, a chess
+board's SVG, a board's squares). One function per family, chosen by a table; games not in
+it get the common page (players, scores, the table's public cards)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from companion.engine import Priority
+
+if TYPE_CHECKING:
+    from companion.session import Session
+    from companion.view.document import Recent
+
+Extra = Callable[["Session", dict[str, Any], "Recent"], dict[str, Any]]
+
+FAMILIES: dict[str, str] = {
+    "monopoly": "monopoly",
+    "cribbage": "cribbage",
+    "chess": "chess",
+    "checkers": "board",
+    "draughts": "board",
+    "four-in-a-row": "board",
+    "solitaire": "board",
+    "snakes-ladders": "race",
+    "goose": "race",
+    "racing": "race",
+    "ludo": "pawns",
+    "sorry": "pawns",
+    "dice": "dice",
+    "poker-dice": "dice",
+}
+
+
+def family_of(game: str) -> str:
+    return FAMILIES.get(game, "table")
+
+
+def family_extra(session: Session, raw: dict[str, Any], recent: Recent) -> dict[str, Any]:
+    extra = EXTRAS.get(family_of(session.game.spec.name))
+    return extra(session, raw, recent) if extra is not None else {}
+
+
+# --------------------------------------------------------------------------- Monopoly
+
+PAYMENT_KEYS = frozenset({"monopoly.rent", "monopoly.paid", "monopoly.received",
+                          "monopoly.salary", "monopoly.mortgage_received",
+                          "monopoly.bought", "monopoly.auction_won", "monopoly.buildings",
+                          "monopoly.mortgage", "monopoly.tax_choice", "monopoly.bankrupt"})
+
+
+def monopoly(session: Session, raw: dict[str, Any], recent: Recent) -> dict[str, Any]:
+    from companion.games.monopoly.rent import valuation
+
+    state: Any = session.state
+    ed = state.ed
+    groups = [ed.group_keys[ed.group[s]] if ed.group[s] >= 0 else None for s in range(ed.size)]
+    return {
+        "currency": "$" if ed.currency == "dollars" else f"{ed.currency} ",
+        "groups": groups,
+        "worth": [valuation(state, p) for p in range(state.n)],
+        "deeds": [[s for s in ed.properties if state.owner[s] == p] for p in range(state.n)],
+        "payments": [e["text"] for e in recent.events if e["key"] in PAYMENT_KEYS][-6:],
+    }
+
+
+# --------------------------------------------------------------------------- cribbage
+
+
+def cribbage(session: Session, raw: dict[str, Any], recent: Recent) -> dict[str, Any]:
+    """Front and back pegs per side (the back peg is the score before the last peg), and the
+    shows of this hand itemised."""
+    from companion.cards import Card
+    from companion.games.cribbage.scoring import show
+
+    scores = list(raw.get("scores", []))
+    pegs = recent.memo.setdefault("pegs", [[0, 0] for _ in scores])
+    if len(pegs) != len(scores) or any(front > now for (front, _), now in zip(pegs, scores,
+                                                                               strict=False)):
+        pegs[:] = [[s, 0] for s in scores]  # an undo: start the back pegs again
+    for peg, now in zip(pegs, scores, strict=True):
+        if now != peg[0]:
+            peg[:] = [now, peg[0]]
+    starter = raw.get("starter")
+    shows = []
+    for shown in raw.get("shown", []):
+        entry = {"player": shown.get("player"), "crib": bool(shown.get("crib")),
+                 "cards": list(shown.get("cards", [])), "total": shown.get("total"),
+                 "credited": shown.get("credited"), "phrases": []}
+        try:
+            count = show([Card.parse(c) for c in entry["cards"]],
+                         Card.parse(starter) if starter else None, crib=entry["crib"])
+            entry["phrases"] = count.to_json()["phrases"]
+        except (ValueError, TypeError):  # a hand the scorer cannot read: its total only
+            pass
+        shows.append(entry)
+    dealer = raw.get("dealer")
+    players = len(session.game.players)
+    return {
+        "pegs": pegs,
+        "sides": [[session.game.players[p] for p in side] for side in raw.get("sides", [])],
+        "shows": shows,
+        "next_dealer": session.game.players[(dealer + 1) % players]
+        if isinstance(dealer, int) else None,
+        "dealer": session.game.players[dealer] if isinstance(dealer, int) else None,
+    }
+
+
+# --------------------------------------------------------------------------- chess
+
+START_COUNTS = {"p": 8, "n": 2, "b": 2, "r": 2, "q": 1}
+
+
+def chess(session: Session, raw: dict[str, Any], recent: Recent) -> dict[str, Any]:
+    import chess as pychess
+    import chess.svg
+
+    board = pychess.Board(raw["fen"])
+    moves = raw.get("moves_uci", [])
+    last = pychess.Move.from_uci(moves[-1]) if moves else None
+    check = board.king(board.turn) if board.is_check() else None
+    svg = chess.svg.board(board, lastmove=last, check=check, size=640, coordinates=True)
+    captured: dict[str, list[str]] = {"white": [], "black": []}  # pieces each side has lost
+    for colour, name in ((pychess.WHITE, "white"), (pychess.BLACK, "black")):
+        for symbol, start in START_COUNTS.items():
+            piece = pychess.Piece.from_symbol(symbol).piece_type
+            lost = max(0, start - len(board.pieces(piece, colour)))
+            captured[name] += [pychess.Piece(piece, colour).unicode_symbol()] * lost
+    return {"svg": svg, "captured": captured, "moves": raw.get("moves_san", []),
+            "last": moves[-1] if moves else None}
+
+
+# --------------------------------------------------------------------------- boards
+
+
+def _draughts_grid(fen: str, size: int) -> list[str]:
+    """Rows top first: '.' empty dark square, ' ' light square, w/W b/B men and kings."""
+    per_row = size // 2
+    cells = [[" "] * size for _ in range(size)]
+    for n in range(1, per_row * size + 1):
+        r, k = divmod(n - 1, per_row)
+        cells[r][2 * k + 1 if r % 2 == 0 else 2 * k] = "."
+    for part in fen.split(":")[1:]:
+        colour, squares = part[:1].lower(), part[1:]
+        for item in filter(None, squares.split(",")):
+            king = item.startswith("K")
+            n = int(item.lstrip("K"))
+            r, k = divmod(n - 1, per_row)
+            cells[r][2 * k + 1 if r % 2 == 0 else 2 * k] = colour.upper() if king else colour
+    return ["".join(row) for row in cells]
+
+
+def board(session: Session, raw: dict[str, Any], recent: Recent) -> dict[str, Any]:
+    name = session.game.spec.name
+    if name in ("checkers", "draughts"):
+        size = 10 if name == "draughts" else 8
+        grid = _draughts_grid(raw["fen"], size)
+        sides = {p["side"][:1]: p["name"] for p in raw.get("players", [])}
+        history = [str(a) for a in session.applied]
+        return {"grid": grid, "kind": "draughts", "sides": sides, "moves": history}
+    if name == "four-in-a-row":
+        return {"grid": list(raw["grid"]), "kind": "discs",
+                "moves": [str(m) for m in raw.get("moves", [])]}
+    return {"grid": list(raw.get("board", [])), "kind": "pegs",
+            "moves": [str(m) for m in raw.get("moves", [])]}
+
+
+# --------------------------------------------------------------------------- race games
+
+
+def race(session: Session, raw: dict[str, Any], recent: Recent) -> dict[str, Any]:
+    game: Any = session.game
+    board_data = getattr(game, "board", None)
+    squares = (getattr(board_data, "squares", None) or raw.get("last_square")
+               or raw.get("finish") or raw.get("centre") or 63)
+    jumps = {str(k): v for k, v in getattr(board_data, "jumps", {}).items()}
+    return {"squares": int(squares), "jumps": jumps, "board": raw.get("board", "")}
+
+
+def pawns(session: Session, raw: dict[str, Any], recent: Recent) -> dict[str, Any]:
+    rows = []
+    for p, pawns_of in enumerate(raw.get("pawns", [])):
+        rows.append({"player": session.game.players[p] if p < len(session.game.players)
+                     else str(p),
+                     "pawns": [{"pawn": str(x.get("pawn", "")), "where": str(x.get("where", ""))}
+                               for x in pawns_of if isinstance(x, dict)]})
+    return {"rows": rows}
+
+
+# --------------------------------------------------------------------------- dice
+
+
+def dice(session: Session, raw: dict[str, Any], recent: Recent) -> dict[str, Any]:
+    from companion.games import _dice_boxes
+
+    boxes = list(getattr(_dice_boxes, "BOXES", ()))
+    names = getattr(_dice_boxes, "BOX_NAMES", {})
+    return {"boxes": [{"key": b, "name": names.get(b, b)} for b in boxes],
+            "last_throw": next((e["text"] for e in reversed(recent.events)
+                                if e["priority"] >= Priority.INFO), "")}
+
+
+EXTRAS: dict[str, Extra] = {
+    "monopoly": monopoly,
+    "cribbage": cribbage,
+    "chess": chess,
+    "board": board,
+    "race": race,
+    "pawns": pawns,
+    "dice": dice,
+}

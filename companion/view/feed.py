@@ -1,0 +1,88 @@
+"""The Session listener behind the page.
+
+On each batch of events and each sentence said (undo and corrections replay without events,
+but always say so), a new snapshot is built here, on the table loop's thread, the only thread
+that reads the state; it is handed to ``publish``, which must be thread-safe and quick (the
+server serialises and sends it on its own thread). The parts that depend only on the state
+(its JSON, the players' choices) are kept while the state is unchanged: several sentences of
+one action cost one build.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.engine import Event
+from companion.session import Session
+from companion.view.document import Recent, player_part, screen_document
+
+
+@dataclass
+class Snapshot:
+    """One version of the page: the public document, and each player's private part.
+    Serialised once per viewer kind, on the server's thread."""
+
+    seq: int
+    screen: dict[str, Any]
+    players: list[dict[str, Any]]
+    _texts: dict[int, str] = field(default_factory=dict)
+
+    def text(self, viewer: int | None) -> str:
+        """The JSON for the big screen (None) or for one player's phone (their index)."""
+        key = -1 if viewer is None else viewer
+        text = self._texts.get(key)
+        if text is None:
+            doc = self.screen if viewer is None else {**self.screen, "me": self.players[viewer]}
+            text = self._texts[key] = json.dumps(doc, separators=(",", ":"))
+        return text
+
+
+class Feed:
+    def __init__(self, session: Session, publish: Callable[[Snapshot], None]) -> None:
+        self.session = session
+        self.publish = publish
+        self.recent = Recent()
+        self.seq = 0
+        self._cached_for: tuple[object, int] | None = None
+        self._players: list[dict[str, Any]] = []
+        if session.last_announcement:
+            self.recent.heard(session.last_announcement, 0)
+        session.listeners.append(self._on_events)
+        session.speech_listeners.append(self._on_said)
+
+    def detach(self) -> None:
+        if self._on_events in self.session.listeners:
+            self.session.listeners.remove(self._on_events)
+        if self._on_said in self.session.speech_listeners:
+            self.session.speech_listeners.remove(self._on_said)
+
+    def _on_events(self, session: Session, events: Sequence[Event]) -> None:
+        names = session.game.players
+        for event in events:
+            self.recent.events.append({"key": event.key,
+                                       "text": session.phrases.render(event, names),
+                                       "priority": event.priority})
+        self.push()
+
+    def _on_said(self, text: str, priority: int) -> None:
+        self.recent.heard(text, priority)
+        self.push()
+
+    def push(self) -> None:
+        self.publish(self.snapshot())
+
+    def snapshot(self) -> Snapshot:
+        session = self.session
+        self.seq += 1
+        # The state object itself (kept alive here, so its id cannot be reused) and the
+        # number of actions applied: a new action, an undo or a correction changes one.
+        key = (session.state, len(session.applied))
+        if self._cached_for is None or key[0] is not self._cached_for[0] \
+                or key[1] != self._cached_for[1]:
+            self._players = [player_part(session, p) for p in range(len(session.game.players))]
+            self._cached_for = key
+        screen = screen_document(session, self.recent, self.seq)
+        return Snapshot(self.seq, screen, self._players)
