@@ -255,3 +255,77 @@ def test_play_with_view_serves_the_same_session(tmp_path: Path, browser: Browser
     assert "table view on port" in log
     for url in links.values():
         assert url.rsplit("/", 1)[1] not in log  # no token in the log
+
+
+# --------------------------------------------------------------------------- every family
+
+FAMILY_GAMES = [
+    # game, players, steps of play, what the family's page draws
+    ("cribbage", ["Red", "Blue"], 40, "svg.pegboard"),
+    ("chess", ["Red", "Blue"], 9, "svg.chessboard"),
+    ("checkers", ["Red", "Blue"], 6, ".grid.draughts .man"),
+    ("draughts", ["Red", "Blue"], 6, ".grid.draughts .man"),
+    ("four-in-a-row", ["Red", "Blue"], 7, ".grid.discs .disc"),
+    ("solitaire", ["Red"], 4, ".grid.pegs .peg"),
+    ("snakes-ladders", ["Red", "Blue", "Green"], 12, ".race .square .dot"),
+    ("ludo", ["Red", "Blue"], 16, ".pawnrow"),
+    ("dice", ["Red", "Blue"], 9, "table.forms"),
+    ("poker-dice", ["Red", "Blue"], 6, "table.facts"),
+    ("hearts", ["Red", "Blue", "Green", "Yellow"], 30, "table.facts"),
+    ("dominoes", ["Red", "Blue"], 8, "table.facts"),
+]
+
+
+def _play_some(session: Session, steps: int) -> None:
+    """Seeded play through the Session: virtual dice and cards, the first legal move."""
+    for _ in range(steps):
+        state = session.state
+        if state.is_terminal():
+            return
+        request = state.chance()
+        if request is not None:
+            if request.kind == "dice":
+                session.roll_virtual()
+            else:
+                session.apply(state.sample_chance(__import__("random").Random(len(
+                    session.applied))), source="virtual")
+            continue
+        actions = state.legal_actions()
+        session.apply(actions[len(session.applied) % len(actions)], source="keyboard")
+
+
+@pytest.mark.parametrize(("game", "players", "steps", "drawn"), FAMILY_GAMES,
+                         ids=[g[0] for g in FAMILY_GAMES])
+def test_each_family_page_draws_its_game(browser: Browser, game: str, players: list[str],
+                                         steps: int, drawn: str) -> None:
+    from companion.view.server import ViewServer
+
+    g, files = build_game(game, players)
+    recorder = Recorder()
+    session = Session.start(g, Journal.memory(), recorder, seed=3, config=files,
+                            auto_chance=frozenset({"dice", "card", "shuffle"}))
+    view = ViewServer(session)
+    view.start(Inbox())
+    try:
+        _play_some(session, steps)
+        browser.open(view.links()["screen"])
+        browser.wait_for(f"Number(document.body.dataset.seq || 0) >= {view.feed.seq}")
+        assert browser.driver.find_elements("css selector", drawn), drawn
+        page = browser.text()
+        for name in players:
+            assert name in page
+        assert recorder.texts[-1] in page  # the last sentence said
+        for hidden in _hidden_cards(session):
+            assert hidden not in page, hidden
+        shot(browser, game)
+    finally:
+        view.close()
+
+
+def _hidden_cards(session: Session) -> list[str]:
+    """Cards in a player's hand: never on the big screen."""
+    hands = session.state.to_json().get("hands")
+    if not isinstance(hands, list):
+        return []
+    return [str(c) for hand in hands if isinstance(hand, list) for c in hand
+            if len(str(c)) >= 2]

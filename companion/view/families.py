@@ -197,7 +197,7 @@ def dice(session: Session, raw: dict[str, Any], recent: Recent) -> dict[str, Any
 
     boxes = list(getattr(_dice_boxes, "BOXES", ()))
     names = getattr(_dice_boxes, "BOX_NAMES", {})
-    return {"boxes": [{"key": b, "name": names.get(b, b)} for b in boxes],
+    return {"boxes": [{"key": b, "name": names.get(b, b.replace("_", " "))} for b in boxes],
             "last_throw": next((e["text"] for e in reversed(recent.events)
                                 if e["priority"] >= Priority.INFO), "")}
 

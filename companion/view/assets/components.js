@@ -195,7 +195,7 @@ function renderCribbage(doc) {
         h("div", { class: "count" }, h("span", { class: "label", text: "Count" }), h("span", { class: "big", text: String(st.count) })),
         h("div", {}, h("span", { class: "label", text: "In play" }), h("div", { class: "cards" }, st.series.map(cardFace))),
         h("div", {}, h("span", { class: "label", text: "Starter" }), h("div", { class: "cards" }, st.starter ? cardFace(st.starter) : "—")),
-        h("div", {}, h("span", { class: "label", text: "Crib" }), h("span", { class: "big", text: `${st.crib} cards` }),
+        h("div", {}, h("span", { class: "label", text: "Crib" }), st.crib ? h("span", { class: "big", text: `${st.crib} cards` }) : null,
           h("p", { text: `${ex.dealer}'s crib; ${ex.next_dealer} deals next` }))),
       h("section", { class: "shows" }, shows)),
     h("aside", {}, renderScores(doc), renderCommon(doc)));
