@@ -11,6 +11,7 @@ BENCHES: dict[str, str] = {
     "perft": "benchmarks.perft:main",
     "monopoly": "benchmarks.monopoly:main",
     "dice": "benchmarks.dice_game:main",
+    "view": "benchmarks.view:main",
 }
 
 

@@ -48,6 +48,9 @@ class Feed:
         self.seq = 0
         self._cached_for: tuple[object, int] | None = None
         self._players: list[dict[str, Any]] = []
+        self._events_seen = 0  # batches of events: a new batch rebuilds the page's facts
+        self._screen_for: tuple[object, int, int] | None = None
+        self._screen: dict[str, Any] = {}
         if session.last_announcement:
             self.recent.heard(session.last_announcement, 0)
         session.listeners.append(self._on_events)
@@ -65,6 +68,7 @@ class Feed:
             self.recent.events.append({"key": event.key,
                                        "text": session.phrases.render(event, names),
                                        "priority": event.priority})
+        self._events_seen += 1
         self.push()
 
     def _on_said(self, text: str, priority: int) -> None:
@@ -84,5 +88,12 @@ class Feed:
                 or key[1] != self._cached_for[1]:
             self._players = [player_part(session, p) for p in range(len(session.game.players))]
             self._cached_for = key
-        screen = screen_document(session, self.recent, self.seq)
+        # A sentence alone (several are said per action) changes only what was said.
+        screen_key = (session.state, len(session.applied), self._events_seen)
+        if self._screen_for is None or screen_key[0] is not self._screen_for[0] \
+                or screen_key[1:] != self._screen_for[1:]:
+            self._screen = screen_document(session, self.recent, self.seq)
+            self._screen_for = screen_key
+        screen = {**self._screen, "seq": self.seq, "said": list(self.recent.said),
+                  "refusals": list(self.recent.refusals)}
         return Snapshot(self.seq, screen, self._players)

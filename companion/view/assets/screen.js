@@ -7,10 +7,12 @@ let last = null;
 
 function draw() {
   if (!last) return;
+  const started = performance.now();
   const page = renderTable(last);
   if (join) page.append(joinCodes(join));
   app.replaceChildren(page);
   document.body.dataset.seq = String(last.seq);
+  document.body.dataset.drawMs = (performance.now() - started).toFixed(1);
 }
 
 function joinCodes(codes) {
