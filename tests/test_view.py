@@ -250,6 +250,32 @@ def test_play_with_view_serves_the_same_session(tmp_path: Path, browser: Browser
     actions = [e for e in saved.entries() if e.kind == ACTION]
     assert actions[-1].payload == {"type": "Buy", "player": 0}
     assert actions[-1].source == "view:Red"
+    # resume --view: the same game, served again with new tokens.
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "companion.cli", "resume", "--journal", str(journal),
+         "--voice", "silent", "--view"],
+        stdin=subprocess.PIPE, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
+        cwd=ROOT, env={**os.environ, "XDG_DATA_HOME": str(tmp_path)})
+    assert proc.stdin is not None and proc.stderr is not None
+    try:
+        screen = ""
+        while not screen:
+            line = proc.stderr.readline()
+            assert line, "resume ended before printing its links"
+            m = re.match(r"\(table view: (\S+) \)", line)
+            screen = m.group(1) if m else ""
+        assert screen != links["screen"]
+        browser.open(screen)
+        browser.wait_for("document.querySelector('[data-space=\"3\"] .owner')")
+        owner = browser.driver.find_element("css selector", '[data-space="3"] .owner')
+        assert owner.text == "Red"
+        proc.stdin.write("quit\n")
+        proc.stdin.flush()
+        assert proc.wait(timeout=30) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
     log_file = tmp_path / "table-companion" / "companion.log"
     log = log_file.read_text() if log_file.exists() else ""
     assert "table view on port" in log
@@ -329,3 +355,28 @@ def _hidden_cards(session: Session) -> list[str]:
         return []
     return [str(c) for hand in hands if isinstance(hand, list) for c in hand
             if len(str(c)) >= 2]
+
+
+def test_lan_mode_answers_loopback_and_private_addresses_only() -> None:
+    from companion.view.server import _Guard
+
+    lan, local = _Guard(None, lan=True), _Guard(None, lan=False)
+    assert lan._allowed(("127.0.0.1", 5)) and lan._allowed(("192.168.1.20", 5))
+    assert lan._allowed(("10.0.0.7", 5)) and lan._allowed(("fe80::1", 5))
+    assert not lan._allowed(("8.8.8.8", 5)) and not lan._allowed(None)
+    assert local._allowed(("127.0.0.1", 5)) and not local._allowed(("192.168.1.20", 5))
+    g, files = build_game("monopoly", ["Red", "Blue"])
+    session = Session.start(g, Journal.memory(), Recorder(), seed=1, config=files)
+    from companion.view.server import ViewServer
+
+    view = ViewServer(session, lan=True)
+    try:
+        assert view.sock.getsockname()[0] == "0.0.0.0"
+        tokens = {view.screen_token, view.join_token, *view.player_tokens}
+        assert len(tokens) == 4 and all(len(t) >= 24 for t in tokens)
+        view.start(Inbox())
+        with urllib.request.urlopen(f"http://127.0.0.1:{view.port}/t/{view.screen_token}",
+                                    timeout=5) as reply:
+            assert reply.status == 200
+    finally:
+        view.close()

@@ -61,7 +61,7 @@ def _label(state: State, action: Action, player: int) -> str:
 def command_for(state: State, action: Action, player: int) -> str | None:
     """The typed command that means ``action`` from ``player``, or None if none is found."""
     want = as_player(action, player)
-    for text in _candidates(state, action):
+    for text in _candidates(state, action, state.game.players[player]):
         try:
             got = state.game.parse_spoken(state, text, player)
         except (IllegalAction, ValueError, KeyError, IndexError, TypeError):
@@ -71,10 +71,11 @@ def command_for(state: State, action: Action, player: int) -> str | None:
     return None
 
 
-def _candidates(state: State, action: Action) -> Iterator[str]:
+def _candidates(state: State, action: Action, name: str) -> Iterator[str]:
     plain = str(action)
     if "(" not in plain:  # a game's own wording ("play 5H", "11-15", "e2e4")
         yield plain
+        yield f"{plain} {name}"  # a game that asks who sets it ("play 6-6 Red")
     head = _first_word(type(action).__name__)
     args = [_arg(state, f.name, getattr(action, f.name)) for f in dataclasses.fields(action)
             if f.name != "player"]

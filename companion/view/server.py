@@ -130,11 +130,7 @@ class ViewServer:
     def host_name(self) -> str:
         if not self.lan:
             return self.bind
-        try:
-            address = socket.gethostbyname(socket.gethostname())
-        except OSError:
-            address = "127.0.0.1"
-        return address
+        return lan_address()
 
     def url(self, path: str) -> str:
         return f"http://{self.host_name()}:{self.port}{path}"
@@ -349,6 +345,26 @@ class ViewServer:
         # The player's own name first: the console then takes the line as theirs, and a line
         # naming another player ("Blue buy") is read as Blue's words spoken by this player.
         self.emit(TextCommand(source=source, text=f"{name} {text}", player=name))
+
+
+def lan_address() -> str:
+    """This computer's address on the LAN, for the printed links. A UDP socket's connect()
+    only picks the route (no packet is sent); /etc/hosts often maps the host name to
+    127.0.1.1, so that is the fallback, not the first choice."""
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        probe.connect(("10.255.255.255", 9))
+        address = str(probe.getsockname()[0])
+    except OSError:
+        address = ""
+    finally:
+        probe.close()
+    if not address or address.startswith(("0.", "127.")):
+        try:
+            address = socket.gethostbyname(socket.gethostname())
+        except OSError:
+            address = "127.0.0.1"
+    return address
 
 
 def _not_found() -> Any:
