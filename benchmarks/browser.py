@@ -42,6 +42,12 @@ class Browser:
         service = Service(executable_path=shutil.which("chromedriver") or "/usr/bin/chromedriver",
                           log_output=os.devnull)
         self.driver: Any = webdriver.Chrome(options=options, service=service)
+        self.size(width, height)
+
+    def size(self, width: int, height: int) -> None:
+        """The page's own size (a TV's 1920 by 1080, a phone's 430 by 900), not the window's."""
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
 
     def open(self, url: str) -> None:
         self.driver.get(url)

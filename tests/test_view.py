@@ -123,6 +123,11 @@ def test_buying_by_a_tap_on_the_phone_is_journaled(browser: Browser) -> None:
         buttons = browser.driver.find_elements("css selector", "button.choice")
         commands = [b.get_attribute("data-command") for b in buttons]
         assert commands == ["buy", "auction"], commands
+        browser.size(430, 900)  # a phone's screen, for the picture
+        try:
+            shot(browser, "phone-monopoly")
+        finally:
+            browser.size(1920, 1080)
         buttons[0].click()
         table.drain()
         entries = [e for e in table.journal.entries() if e.kind == ACTION]
@@ -131,7 +136,6 @@ def test_buying_by_a_tap_on_the_phone_is_journaled(browser: Browser) -> None:
         assert "Red buys Baltic Avenue for 60." in table.recorder.texts
         wait_seq(browser, table)
         assert "Nothing to choose now." in browser.text()
-        shot(browser, "phone-monopoly")
     finally:
         table.close()
 
@@ -287,7 +291,7 @@ def test_play_with_view_serves_the_same_session(tmp_path: Path, browser: Browser
 
 FAMILY_GAMES = [
     # game, players, steps of play, what the family's page draws
-    ("cribbage", ["Red", "Blue"], 40, "svg.pegboard"),
+    ("cribbage", ["Red", "Blue"], 22, ".pegboard, .show .phrases"),
     ("chess", ["Red", "Blue"], 9, "svg.chessboard"),
     ("checkers", ["Red", "Blue"], 6, ".grid.draughts .man"),
     ("draughts", ["Red", "Blue"], 6, ".grid.draughts .man"),
@@ -380,3 +384,22 @@ def test_lan_mode_answers_loopback_and_private_addresses_only() -> None:
             assert reply.status == 200
     finally:
         view.close()
+
+
+def test_join_codes_only_on_the_join_link(browser: Browser) -> None:
+    table = Table("cribbage", ["Red", "Blue", "Green"])
+    try:
+        browser.open(table.links["screen"])
+        wait_seq(browser, table)
+        source = browser.driver.page_source
+        assert browser.driver.find_elements("css selector", ".join img") == []
+        assert not any(t in source for t in table.view.player_tokens)
+        browser.open(table.links["join"])
+        wait_seq(browser, table)
+        browser.wait_for("document.querySelectorAll('.join img').length === 3")
+        captions = [e.text for e in browser.driver.find_elements("css selector",
+                                                                  ".join figcaption")]
+        assert captions == ["Red", "Blue", "Green"]
+        shot(browser, "join-codes")
+    finally:
+        table.close()

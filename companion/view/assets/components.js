@@ -119,7 +119,7 @@ function renderMonopoly(doc) {
       group ? h("div", { class: "band", style: `background:${GROUPS[group] || "#999"}` },
         s.hotel ? h("span", { class: "hotel", title: "hotel" }) : null,
         Array.from({ length: s.houses || 0 }, () => h("span", { class: "house", title: "house" }))) : null,
-      h("div", { class: "name", text: short(s.name) }),
+      h("div", { class: "name" + (short(s.name).length > 7 ? " long" : ""), text: short(s.name) }),
       s.mortgaged ? h("div", { class: "mortgage", text: "MORTGAGED" }) : null,
       owned ? h("div", { class: "owner", text: doc.players[s.owner] }) : null,
       (tokens[s.index] || []).length ? h("div", { class: "tokens" },
@@ -165,9 +165,9 @@ function renderMonopoly(doc) {
 function renderPegboard(doc) {
   const ex = doc.extra;
   const target = doc.state.target || 121;
-  const width = 1200, row = 70, left = 30, step = (width - left - 20) / target;
+  const width = 1200, row = 92, left = 30, step = (width - left - 20) / target;
   const rows = ex.pegs.map((pegs, side) => {
-    const y = 40 + side * row;
+    const y = 62 + side * row;
     const colour = COLOURS[(doc.state.sides[side][0] || 0) % COLOURS.length];
     const holes = [];
     for (let n = 1; n <= target; n += 1) {
@@ -177,9 +177,10 @@ function renderPegboard(doc) {
       r: back ? 9 : 12, fill: colour, opacity: back ? 0.55 : 1, stroke: "#111", "stroke-width": 2 });
     return [svg("rect", { x: 8, y: y - 26, width: width - 16, height: 52, rx: 10, fill: "#d9a766" }),
       holes, peg(pegs[1], true), peg(pegs[0], false),
-      svg("text", { x: 16, y: y + 40, "font-size": 22, fill: "#222" }, `${ex.sides[side].join(" & ")}: ${pegs[0]}`)];
+      svg("text", { x: 16, y: y - 30, "font-size": 26, "font-weight": "bold", fill: "#fff" },
+        `${ex.sides[side].join(" & ")}: ${pegs[0]}` + (pegs[1] !== pegs[0] ? ` (was ${pegs[1]})` : ""))];
   });
-  return svg("svg", { viewBox: `0 0 ${width} ${40 + ex.pegs.length * row + 20}`, class: "pegboard" }, rows);
+  return svg("svg", { viewBox: `0 0 ${width} ${30 + ex.pegs.length * row}`, class: "pegboard" }, rows);
 }
 
 function renderCribbage(doc) {
@@ -197,7 +198,7 @@ function renderCribbage(doc) {
         h("div", {}, h("span", { class: "label", text: "Starter" }), h("div", { class: "cards" }, st.starter ? cardFace(st.starter) : "—")),
         h("div", {}, h("span", { class: "label", text: "Crib" }), st.crib ? h("span", { class: "big", text: `${st.crib} cards` }) : null,
           h("p", { text: `${ex.dealer}'s crib; ${ex.next_dealer} deals next` }))),
-      h("section", { class: "shows" }, shows)),
+      shows.length ? h("section", { class: "shows" }, shows) : null),
     h("aside", {}, renderScores(doc), renderCommon(doc)));
 }
 

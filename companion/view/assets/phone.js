@@ -23,8 +23,8 @@ function draw(doc) {
       c.label));
   app.replaceChildren(h("div", { class: "phone-page" },
     h("header", {}, h("h1", { text: me.player }),
-      h("p", { class: "turn" + (me.may_act ? " mine" : ""),
-        text: me.may_act ? "Your move." : (doc.waiting || "") })),
+      h("p", { class: "turn" + (doc.turn_index === me.index ? " mine" : ""),
+        text: doc.turn_index === me.index ? `Your turn. ${doc.expected}` : (doc.waiting || "") })),
     me.hand ? h("section", { class: "hand" }, h("h2", { text: "Your hand" }),
       h("div", { class: "cards" }, me.hand.map(cardFace))) : null,
     h("section", { class: "choices" }, choices.length ? choices
