@@ -31,36 +31,45 @@ def choices(state: State, player: int, *, virtual_dice: bool) -> list[dict[str, 
         return out
     seen: set[str] = set()
     others = player != state.current_player()  # may speak now (a bid), but not every move
+    trial: State | None = None  # a refused action changes nothing: one copy serves many
     for action in state.legal_actions()[:MAX_CHOICES]:
-        command = command_for(state, action, player)
+        mine = as_player(action, player)
+        if others:  # cheaper than parsing: most fail here
+            if trial is None:
+                trial = state.clone()
+            if not _legal(trial, mine):
+                continue
+            trial = None  # applied: the copy has moved on
+        command = command_for(state, action, player, mine)
         if command is None or command in seen:
             continue
-        if others and not _legal(state, as_player(action, player)):
-            continue
         seen.add(command)
-        out.append({"label": _label(state, action, player), "command": command})
+        out.append({"label": _label(state, mine), "command": command})
     return out
 
 
-def _legal(state: State, action: Action) -> bool:
+def _legal(trial: State, action: Action) -> bool:
+    """Whether ``action`` applies to ``trial`` (a copy: it is changed when it does)."""
     try:
-        state.clone().apply(action)
+        trial.apply(action)
     except IllegalAction:
         return False
     return True
 
 
-def _label(state: State, action: Action, player: int) -> str:
+def _label(state: State, action: Action) -> str:
     try:
-        text = state.describe_action(as_player(action, player))
+        text = state.describe_action(action)
     except Exception:  # a wording bug must not hide the button
         text = ""
     return text if text and "=" not in text else str(action)
 
 
-def command_for(state: State, action: Action, player: int) -> str | None:
-    """The typed command that means ``action`` from ``player``, or None if none is found."""
-    want = as_player(action, player)
+def command_for(state: State, action: Action, player: int,
+                want: Action | None = None) -> str | None:
+    """The typed command that means ``action`` from ``player`` (``want``, the action as
+    theirs), or None if none is found."""
+    want = want if want is not None else as_player(action, player)
     for text in _candidates(state, action, state.game.players[player]):
         try:
             got = state.game.parse_spoken(state, text, player)

@@ -63,12 +63,14 @@ def public_state(state_json: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def screen_document(session: Session, recent: Recent, seq: int) -> dict[str, Any]:
-    """The public document: what the big screen (and every phone) shows."""
+def screen_document(session: Session, recent: Recent, seq: int,
+                    raw: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The public document: what the big screen (and every phone) shows. ``raw``: the
+    state's to_json(), when the caller has it already."""
     state = session.state
     game = session.game
     actor = state.actor()
-    raw = state.to_json()
+    raw = dict(raw) if raw is not None else state.to_json()
     request = state.chance()
     doc: dict[str, Any] = {
         "v": VERSION,
@@ -107,11 +109,11 @@ def _waiting(expected: str, players: Sequence[str]) -> str:
     return f"Waiting for {text}."
 
 
-def player_part(session: Session, player: int) -> dict[str, Any]:
+def player_part(session: Session, player: int, raw: Mapping[str, Any]) -> dict[str, Any]:
     """What only ``player``'s phone receives: their hand (where the companion knows it) and
-    the legal choices as the commands they would type."""
+    the legal choices as the commands they would type. ``raw``: the state's to_json()."""
     state = session.state
-    raw_hands = state.to_json().get("hands")
+    raw_hands = raw.get("hands")
     hand = None
     if isinstance(raw_hands, list) and player < len(raw_hands) \
             and isinstance(raw_hands[player], list):

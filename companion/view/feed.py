@@ -84,15 +84,18 @@ class Feed:
         # The state object itself (kept alive here, so its id cannot be reused) and the
         # number of actions applied: a new action, an undo or a correction changes one.
         key = (session.state, len(session.applied))
+        raw = None
         if self._cached_for is None or key[0] is not self._cached_for[0] \
                 or key[1] != self._cached_for[1]:
-            self._players = [player_part(session, p) for p in range(len(session.game.players))]
+            raw = session.state.to_json()
+            self._players = [player_part(session, p, raw)
+                             for p in range(len(session.game.players))]
             self._cached_for = key
         # A sentence alone (several are said per action) changes only what was said.
         screen_key = (session.state, len(session.applied), self._events_seen)
         if self._screen_for is None or screen_key[0] is not self._screen_for[0] \
                 or screen_key[1:] != self._screen_for[1:]:
-            self._screen = screen_document(session, self.recent, self.seq)
+            self._screen = screen_document(session, self.recent, self.seq, raw)
             self._screen_for = screen_key
         screen = {**self._screen, "seq": self.seq, "said": list(self.recent.said),
                   "refusals": list(self.recent.refusals)}
