@@ -83,6 +83,8 @@ def run(steps: int, phones: int, seed: int) -> dict[str, object]:
             acks.cond.notify_all()
 
     view.ack_listeners.append(on_ack)
+    released: dict[int, float] = {}
+    view.release_listeners.append(lambda seq, now: released.__setitem__(seq, now))
     view.start(Inbox())
     browser = Browser()
     try:
@@ -97,6 +99,7 @@ def run(steps: int, phones: int, seed: int) -> dict[str, object]:
         rng = random.Random(seed)
         screen: list[float] = []
         every: list[float] = []
+        ready: list[float] = []
         for _ in range(steps):
             if session.state.is_terminal():
                 break
@@ -104,6 +107,7 @@ def run(steps: int, phones: int, seed: int) -> dict[str, object]:
             step(session, rng)
             on_screen, on_all = acks.wait(pages, view.feed.seq)
             screen.append((on_screen - start) * 1000)
+            ready.append((released[view.feed.seq] - start) * 1000)
             every.append((on_all - start) * 1000)
         return {
             "bench": "view", "game": "monopoly", "steps": len(screen), "phones": phones,
@@ -112,6 +116,10 @@ def run(steps: int, phones: int, seed: int) -> dict[str, object]:
             "all_pages_p50_ms": round(statistics.median(every), 2),
             "all_pages_p99_ms": round(percentile(every, 0.99), 2),
             "max_ms": round(max(every), 2), "goal_p99_ms": 50,
+            # the companion's own part: input -> its last version ready to send (journal
+            # on disk, document built); the rest is the socket and the browser
+            "ready_p50_ms": round(statistics.median(ready), 2),
+            "ready_p99_ms": round(percentile(ready, 0.99), 2),
         }
     finally:
         browser.close()
@@ -140,5 +148,6 @@ def main(argv: list[str]) -> int:
               f"({result['phones']} phone tabs): input -> big screen drawn p50 "
               f"{result['screen_p50_ms']} ms, p99 {result['screen_p99_ms']} ms; every page "
               f"p50 {result['all_pages_p50_ms']} ms, p99 {result['all_pages_p99_ms']} ms "
-              f"(goal p99 < 50 ms)")
+              f"(goal p99 < 50 ms); ready to send p50 {result['ready_p50_ms']} ms, p99 "
+              f"{result['ready_p99_ms']} ms")
     return 0

@@ -114,6 +114,8 @@ class ViewServer:
         self.emit: Emit | None = None
         # (version drawn, the page's player or None, the connection's id, when): bench view
         self.ack_listeners: list[Callable[[int, int | None, int, float], None]] = []
+        # (version, when) as a version is handed to the sockets (journal on disk): bench view
+        self.release_listeners: list[Callable[[int, float], None]] = []
         self._loop: asyncio.AbstractEventLoop | None = None
         self._hub: Hub | None = None
         self._queue: asyncio.Queue[Snapshot] | None = None
@@ -226,6 +228,8 @@ class ViewServer:
                 await loop.run_in_executor(None, journal.wait_durable, 10.0)
             assert self._hub is not None
             self._hub.set(snap)
+            for listener in self.release_listeners:
+                listener(snap.seq, time.perf_counter())
 
     def app(self) -> Any:
         from starlette.applications import Starlette
