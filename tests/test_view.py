@@ -106,10 +106,12 @@ def test_monopoly_typed_game_shows_owner_houses_and_cash(browser: Browser) -> No
         assert "Blue buys Vermont Avenue for 100." in page  # the last payments
         assert "Waiting for" in page
         # The game goes on by typing; the page follows without a reload.
-        table.type("buy")
-        wait_seq(browser, table)
-        assert "Red buys Oriental Avenue" in browser.text() or table.recorder.texts
         shot(browser, "monopoly")
+        # An auction in progress is on the board's centre.
+        table.type("auction", "bid Red 80")
+        wait_seq(browser, table)
+        deal = browser.driver.find_element("css selector", ".deal").text
+        assert "Auction: Connecticut Avenue" in deal and "High bid $80 by Red" in deal, deal
     finally:
         table.close()
 
@@ -303,6 +305,11 @@ FAMILY_GAMES = [
     ("poker-dice", ["Red", "Blue"], 6, "table.facts"),
     ("hearts", ["Red", "Blue", "Green", "Yellow"], 30, "table.facts"),
     ("dominoes", ["Red", "Blue"], 8, "table.facts"),
+    ("goose", ["Red", "Blue"], 10, ".race .square .dot"),
+    ("racing", ["Red", "Blue"], 10, ".race .square"),
+    ("sorry", ["Red", "Blue"], 10, ".pawnrow"),
+    ("crazy-eights", ["Red", "Blue"], 12, "table.facts"),
+    ("rummy", ["Red", "Blue"], 12, "table.facts"),
 ]
 
 
@@ -401,5 +408,25 @@ def test_join_codes_only_on_the_join_link(browser: Browser) -> None:
                                                                   ".join figcaption")]
         assert captions == ["Red", "Blue", "Green"]
         shot(browser, "join-codes")
+    finally:
+        table.close()
+
+
+def test_a_socket_from_another_site_is_refused() -> None:
+    from websockets.exceptions import InvalidStatus, WebSocketException
+    from websockets.sync.client import connect
+
+    table = Table("monopoly", ["Red", "Blue"])
+    try:
+        url = f"ws://127.0.0.1:{table.view.port}/ws/{table.view.player_tokens[0]}"
+        refused = (InvalidStatus, WebSocketException, OSError)
+        for bad, origin in ((url, "http://evil.example"),
+                            (f"ws://127.0.0.1:{table.view.port}/ws/guess", None)):
+            with pytest.raises(refused), connect(bad, origin=origin,  # type: ignore[arg-type]
+                                                 open_timeout=5) as ws:
+                ws.recv(timeout=5)
+        with connect(url, open_timeout=5) as ws:  # no browser, no Origin: the token works
+            doc = json.loads(ws.recv(timeout=5))
+            assert doc["me"]["player"] == "Red"
     finally:
         table.close()

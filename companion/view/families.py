@@ -159,7 +159,12 @@ def board(session: Session, raw: dict[str, Any], recent: Recent) -> dict[str, An
         grid = _draughts_grid(raw["fen"], size)
         sides = {p["side"][:1]: p["name"] for p in raw.get("players", [])}
         history = [str(a) for a in session.applied]
-        return {"grid": grid, "kind": "draughts", "sides": sides, "moves": history}
+        start = 12 if size == 8 else 20
+        on_board = "".join(grid).lower()
+        # the pieces each side has lost (a game set up from a position may start with fewer)
+        captured = {sides.get(c, c): max(0, start - on_board.count(c)) for c in "wb"}
+        return {"grid": grid, "kind": "draughts", "sides": sides, "moves": history,
+                "captured": captured}
     if name == "four-in-a-row":
         return {"grid": list(raw["grid"]), "kind": "discs",
                 "moves": [str(m) for m in raw.get("moves", [])]}

@@ -241,6 +241,8 @@ function renderBoard(doc) {
   return h("div", { class: "layout" },
     h("section", { class: "main board-main" }, grid),
     h("aside", {}, renderScores(doc),
+      ex.captured ? h("section", {}, h("h2", { text: "Pieces lost" }),
+        Object.entries(ex.captured).map(([who, n]) => h("p", { class: "lost", text: `${who}: ${n}` }))) : null,
       h("section", {}, h("h2", { text: "Moves" }), h("ol", { class: "moves" }, ex.moves.slice(-12).map((m) => h("li", { text: m })))),
       renderCommon(doc)));
 }
