@@ -47,6 +47,8 @@ def hidden_count(value: Any) -> Any:
     if isinstance(value, list):
         if value and all(isinstance(v, list) for v in value):
             return [len(v) for v in value]
+        if all(isinstance(v, int | float) or v is None for v in value):
+            return value  # counts already (cards held per player)
         return len(value)
     if isinstance(value, Mapping):
         return {k: hidden_count(v) for k, v in value.items()}

@@ -185,13 +185,48 @@ def race(session: Session, raw: dict[str, Any], recent: Recent) -> dict[str, Any
 
 
 def pawns(session: Session, raw: dict[str, Any], recent: Recent) -> dict[str, Any]:
+    """A loop track (Ludo, Sorry!): its squares, each colour's start square, and every pawn
+    as ``place`` (``start``, ``track`` with its 1-based ``square``, ``lane`` with its
+    ``step`` in the home column or safety zone, ``home``)."""
+    game: Any = session.game
+    board = game.board
+    track = int(getattr(board, "track_squares", 0) or getattr(board, "track", 0))
+    starts = list(board.start_squares)
+    sorry = not hasattr(board, "track_squares")  # Sorry! counts squares from 0
     rows = []
-    for p, pawns_of in enumerate(raw.get("pawns", [])):
-        rows.append({"player": session.game.players[p] if p < len(session.game.players)
-                     else str(p),
-                     "pawns": [{"pawn": str(x.get("pawn", "")), "where": str(x.get("where", ""))}
-                               for x in pawns_of if isinstance(x, dict)]})
-    return {"rows": rows}
+    for p, name in enumerate(game.players):
+        colour = game.colours[p]
+        places = []
+        for k, item in enumerate(raw.get("pawns", [])[p]):
+            places.append(_sorry_place(raw["positions"][p][k], k) if sorry
+                          else _ludo_place(item, board))
+        rows.append({"player": name, "colour": board.colours[colour],
+                     "start": starts[colour] + (1 if sorry else 0), "pawns": places,
+                     "where": [str(x.get("where", x)) if isinstance(x, dict) else str(x)
+                               for x in raw.get("pawns", [])[p]]})
+    return {"track": track, "rows": rows}
+
+
+def _ludo_place(item: dict[str, Any], board: Any) -> dict[str, Any]:
+    pawn, progress, square = item.get("pawn", ""), item.get("progress", -1), item.get("square")
+    if square is not None:
+        return {"pawn": pawn, "place": "track", "square": square}
+    if progress < 0:
+        return {"pawn": pawn, "place": "start"}
+    if progress >= board.home:
+        return {"pawn": pawn, "place": "home"}
+    return {"pawn": pawn, "place": "lane", "step": progress - board.last_track_step}
+
+
+def _sorry_place(position: int, k: int) -> dict[str, Any]:
+    pawn = "ABCD"[k] if k < 4 else str(k + 1)
+    if position < 0:
+        return {"pawn": pawn, "place": "start"}
+    if position < 100:
+        return {"pawn": pawn, "place": "track", "square": position + 1}
+    if position >= 106:
+        return {"pawn": pawn, "place": "home"}
+    return {"pawn": pawn, "place": "lane", "step": position - 100}
 
 
 # --------------------------------------------------------------------------- dice

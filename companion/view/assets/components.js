@@ -70,7 +70,26 @@ const SHOWN = ["trick", "top", "called", "series", "layout", "ends", "melds", "d
   "starter", "count", "high_bid", "trump", "target", "row", "shown_pips", "boneyard", "stock",
   "hand_sizes", "hands", "draw_pile", "round", "hand_number", "deal"];
 
-function renderValue(value) {
+// Hidden fields arrive as counts (docs/json.md): say so.
+const LABELS = { hands: "in hand (known to the companion)", boneyard: "boneyard (tiles)", stock: "stock (cards)",
+  draw_pile: "draw pile (cards)", hand_sizes: "cards in hand" };
+
+function renderValue(value, doc) {
+  if (Array.isArray(value) && doc && value.length === doc.players.length
+      && value.every((v) => typeof v === "number")) {
+    return h("span", {}, value.map((v, i) => h("span", { class: "per" }, playerDot(doc, i), ` ${v}`)));
+  }
+  if (Array.isArray(value) && value.length && value.every((v) => v && typeof v === "object" && ("card" in v || "tile" in v))) {
+    return h("span", { class: "cards" }, value.map((v) => h("span", { class: "played" },
+      typeof v.player === "number" && doc ? playerDot(doc, v.player) : null, cardFace(v.card ?? v.tile))));
+  }
+  if (Array.isArray(value) && value.length && value.every((v) => v && typeof v === "object" && Array.isArray(v.cards))) {
+    return h("span", {}, value.map((v) => {
+      const who = v.owner ?? v.player;
+      return h("span", { class: "meld" }, typeof who === "number" && doc ? playerDot(doc, who) : null,
+        v.cards.map(cardFace));
+    }));
+  }
   if (Array.isArray(value)) {
     if (value.every((v) => typeof v === "string")) return h("span", { class: "cards" }, value.map(cardFace));
     return h("span", { text: value.map((v) => (typeof v === "object" ? JSON.stringify(v) : v)).join(", ") });
@@ -81,8 +100,9 @@ function renderValue(value) {
 
 function renderGeneric(doc) {
   const state = doc.state;
-  const rows = SHOWN.filter((k) => k in state && state[k] !== null && state[k] !== "")
-    .map((k) => h("tr", {}, h("th", { text: k.replaceAll("_", " ") }), h("td", {}, renderValue(state[k]))));
+  const empty = (v) => v === null || v === "" || (Array.isArray(v) && v.every((x) => x === null));
+  const rows = SHOWN.filter((k) => k in state && !empty(state[k]))
+    .map((k) => h("tr", {}, h("th", { text: LABELS[k] || k.replaceAll("_", " ") }), h("td", {}, renderValue(state[k], doc))));
   return h("div", { class: "layout" },
     h("section", { class: "main tablefelt" }, h("table", { class: "facts" }, rows)),
     h("aside", {}, renderScores(doc), renderCommon(doc)));
@@ -274,11 +294,46 @@ function renderRace(doc) {
     h("aside", {}, renderScores(doc), renderCommon(doc)));
 }
 
+const NAMED = { Red: "#d62828", Blue: "#1d4ed8", Green: "#15803d", Yellow: "#eab308" };
+
+function pawnDot(row, pawn) {
+  return h("span", { class: "dot pawn", style: `background:${NAMED[row.colour] || "#555"}`,
+    title: `${row.player} ${pawn.pawn}` }, pawn.pawn);
+}
+
+// A loop track round the edge of a square (Ludo, Sorry!): square 1 at the bottom left corner,
+// counting clockwise; the middle shows each colour's start area, home column and home.
 function renderPawns(doc) {
+  const ex = doc.extra;
+  const side = ex.track / 4;
+  const cells = [];
+  const at = {};
+  const starts = {};
+  ex.rows.forEach((row) => {
+    starts[row.start] = row;
+    row.pawns.forEach((p) => { if (p.place === "track") (at[p.square] ||= []).push([row, p]); });
+  });
+  for (let sq = 1; sq <= ex.track; sq += 1) {
+    const k = sq - 1;
+    const s = Math.floor(k / side), o = k % side;
+    const [r, c] = s === 0 ? [side + 1 - o, 1] : s === 1 ? [1, 1 + o] : s === 2 ? [1 + o, side + 1] : [side + 1, side + 1 - o];
+    const start = starts[sq];
+    cells.push(h("div", { class: "tsq" + (start ? " start" : ""),
+      style: `grid-row:${r};grid-column:${c};` + (start ? `background:${NAMED[start.colour] || "#999"}` : "") },
+      h("span", { class: "num", text: String(sq) }),
+      (at[sq] || []).map(([row, p]) => pawnDot(row, p))));
+  }
+  const middle = h("div", { class: "track-middle", style: `grid-row:2 / ${side + 1};grid-column:2 / ${side + 1}` },
+    ex.rows.map((row) => {
+      const by = (place) => row.pawns.filter((p) => p.place === place);
+      return h("div", { class: "nest", style: `border-color:${NAMED[row.colour] || "#999"}` },
+        h("h3", { text: `${row.player} (${row.colour})` }),
+        h("p", {}, "Start: ", by("start").map((p) => pawnDot(row, p))),
+        h("p", {}, "Home stretch: ", by("lane").map((p) => h("span", {}, pawnDot(row, p), ` ${p.step} `))),
+        h("p", {}, "Home: ", by("home").map((p) => pawnDot(row, p))));
+    }));
   return h("div", { class: "layout" },
-    h("section", { class: "main" }, doc.extra.rows.map((row, i) => h("div", { class: "pawnrow" },
-      h("h3", {}, playerDot(doc, i), ` ${row.player}`),
-      h("ul", {}, row.pawns.map((p) => h("li", { text: `${p.pawn}: ${p.where}` })))))),
+    h("section", { class: "main" }, h("div", { class: "track", style: `--side:${side + 1}` }, cells, middle)),
     h("aside", {}, renderScores(doc), renderCommon(doc)));
 }
 
