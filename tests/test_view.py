@@ -430,3 +430,25 @@ def test_a_socket_from_another_site_is_refused() -> None:
             assert doc["me"]["player"] == "Red"
     finally:
         table.close()
+
+
+def test_a_fault_in_the_page_never_reaches_the_game(monkeypatch: pytest.MonkeyPatch,
+                                                   caplog: pytest.LogCaptureFixture) -> None:
+    from companion.view import families
+    from companion.view.feed import Feed
+
+    def broken(*args: object) -> dict[str, object]:
+        raise ZeroDivisionError("a bug in a family's page")
+
+    monkeypatch.setitem(families.EXTRAS, "monopoly", broken)
+    g, files = build_game("monopoly", ["Red", "Blue"])
+    recorder = Recorder()
+    session = Session.start(g, Journal.memory(), recorder, seed=1, config=files)
+    published: list[object] = []
+    Feed(session, published.append)
+    assert session.command("roll 1 2").accepted
+    assert session.command("buy").accepted
+    assert "Red buys Baltic Avenue for 60." in recorder.texts
+    assert not any("could not handle" in t for t in recorder.texts)
+    assert published == []
+    assert sum("could not build its page" in r.message for r in caplog.records) == 1

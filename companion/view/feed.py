@@ -11,6 +11,7 @@ one action cost one build.
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,6 +19,8 @@ from typing import Any
 from companion.engine import Event
 from companion.session import Session
 from companion.view.document import Recent, player_part, screen_document
+
+log = logging.getLogger("companion.view")
 
 
 @dataclass
@@ -46,6 +49,7 @@ class Feed:
         self.publish = publish
         self.recent = Recent()
         self.seq = 0
+        self._failing = False
         self._cached_for: tuple[object, int] | None = None
         self._players: list[dict[str, Any]] = []
         self._events_seen = 0  # batches of events: a new batch rebuilds the page's facts
@@ -76,7 +80,15 @@ class Feed:
         self.push()
 
     def push(self) -> None:
-        self.publish(self.snapshot())
+        # The page is beside the game: a fault in drawing it must never reach the Session
+        # (its listeners run inside an input's handling). Logged once per run of faults.
+        try:
+            self.publish(self.snapshot())
+            self._failing = False
+        except Exception:
+            if not self._failing:
+                log.exception("the table view could not build its page; the game goes on")
+            self._failing = True
 
     def snapshot(self) -> Snapshot:
         session = self.session
