@@ -47,13 +47,15 @@ class Table:
     """A session with its view, driven as the table loop drives it: the inbox's items (page
     taps) are handed to the session on this thread by ``drain``."""
 
-    def __init__(self, game: str, players: list[str], **options: str) -> None:
+    def __init__(self, game: str, players: list[str], *,
+                 auto_chance: frozenset[str] = frozenset(), **options: str) -> None:
         from companion.view.server import ViewServer
 
         g, files = build_game(game, players, options)
         self.recorder = Recorder()
         self.journal = Journal.memory()
-        self.session = Session.start(g, self.journal, self.recorder, seed=7, config=files)
+        self.session = Session.start(g, self.journal, self.recorder, seed=7, config=files,
+                                     auto_chance=auto_chance)
         self.view = ViewServer(self.session)
         self.inbox = Inbox()
         self.view.start(self.inbox)
@@ -452,3 +454,31 @@ def test_a_fault_in_the_page_never_reaches_the_game(monkeypatch: pytest.MonkeyPa
     assert not any("could not handle" in t for t in recorder.texts)
     assert published == []
     assert sum("could not build its page" in r.message for r in caplog.records) == 1
+
+
+def test_a_hand_reaches_its_own_phone_only(browser: Browser) -> None:
+    from websockets.sync.client import connect
+
+    table = Table("cribbage", ["Red", "Blue"], deal="read",
+                  auto_chance=frozenset({"card", "shuffle"}))  # --cards virtual: dealt
+    try:
+        hands = table.session.state.to_json()["hands"]
+        assert [len(h) for h in hands] == [6, 6]
+        port = table.view.port
+
+        def first(token: str) -> str:
+            with connect(f"ws://127.0.0.1:{port}/ws/{token}", open_timeout=5) as ws:
+                return str(ws.recv(timeout=5))
+
+        screen, red, blue = (first(t) for t in (table.view.screen_token,
+                                                *table.view.player_tokens))
+        assert not any(f'"{c}"' in screen for hand in hands for c in hand)
+        assert all(f'"{c}"' in red for c in hands[0])
+        assert not any(f'"{c}"' in red for c in hands[1])
+        assert json.loads(blue)["me"]["hand"] == hands[1]
+        browser.open(table.links["players"]["Blue"])
+        wait_seq(browser, table)
+        assert len(browser.driver.find_elements("css selector", ".hand .card")) == 6
+        assert browser.driver.find_elements("css selector", "button.choice")  # discard two
+    finally:
+        table.close()
