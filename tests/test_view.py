@@ -304,7 +304,7 @@ FAMILY_GAMES = [
     ("snakes-ladders", ["Red", "Blue", "Green"], 12, ".race .square .dot"),
     ("ludo", ["Red", "Blue"], 16, ".track .tsq .pawn"),
     ("dice", ["Red", "Blue"], 9, "table.forms"),
-    ("poker-dice", ["Red", "Blue"], 6, "table.facts"),
+    ("poker-dice", ["Red", "Blue"], 4, ".throw .pokerdie"),
     ("hearts", ["Red", "Blue", "Green", "Yellow"], 30, "table.facts"),
     ("dominoes", ["Red", "Blue"], 8, "table.facts"),
     ("goose", ["Red", "Blue"], 10, ".race .square .dot"),

@@ -180,8 +180,19 @@ def race(session: Session, raw: dict[str, Any], recent: Recent) -> dict[str, Any
     board_data = getattr(game, "board", None)
     squares = (getattr(board_data, "squares", None) or raw.get("last_square")
                or raw.get("finish") or raw.get("centre") or 63)
-    jumps = {str(k): v for k, v in getattr(board_data, "jumps", {}).items()}
-    return {"squares": int(squares), "jumps": jumps, "board": raw.get("board", "")}
+    jumps: dict[str, dict[str, Any]] = {}
+    for square, target in getattr(board_data, "jumps", {}).items():
+        name, to = target if isinstance(target, tuple) else ("", target)  # goose names them
+        jumps[str(square)] = {"to": int(to), "name": str(name)}
+    marks: dict[str, str] = {}  # squares with a name and no jump: geese, wells, lost turns
+    for square in getattr(board_data, "geese", ()):
+        marks[str(square)] = "goose"
+    for square, name in getattr(board_data, "wells", {}).items():
+        marks[str(square)] = str(name)
+    for square, (name, _turns) in getattr(board_data, "misses", {}).items():
+        marks[str(square)] = str(name)
+    return {"squares": int(squares), "jumps": jumps, "marks": marks,
+            "board": raw.get("board", "")}
 
 
 def pawns(session: Session, raw: dict[str, Any], recent: Recent) -> dict[str, Any]:

@@ -280,11 +280,14 @@ function renderRace(doc) {
     const r = Math.floor((sq - 1) / cols);
     const c = r % 2 === 0 ? (sq - 1) % cols : cols - 1 - ((sq - 1) % cols);
     const jump = ex.jumps[String(sq)];
+    const mark = (ex.marks || {})[String(sq)];
     const here = positions.map((p, i) => (p === sq ? i : -1)).filter((i) => i >= 0);
-    cells.push(h("div", { class: "square" + (jump ? (jump > sq ? " ladder" : " snake") : ""),
+    cells.push(h("div", { class: "square" + (jump ? (jump.to > sq ? " ladder" : " snake") : mark ? " marked" : ""),
       style: `grid-row:${rows - r};grid-column:${c + 1}` },
       h("span", { class: "num", text: String(sq) }),
-      jump ? h("span", { class: "jump", text: (jump > sq ? "▲ " : "▼ ") + jump }) : null,
+      jump ? h("span", { class: "jump", text: `${jump.to > sq ? "▲" : "▼"} ${jump.to}` }) : null,
+      jump && jump.name ? h("span", { class: "mark", text: jump.name }) : null,
+      mark ? h("span", { class: "mark", text: mark }) : null,
       here.length ? h("div", { class: "tokens" }, here.map((i) => playerDot(doc, i))) : null));
   }
   const start = positions.map((p, i) => (p === 0 ? i : -1)).filter((i) => i >= 0);
@@ -345,8 +348,9 @@ function renderDice(doc) {
   const st = doc.state;
   const dice = st.dice || [];
   const kept = st.kept || [];
-  const throwRow = h("div", { class: "throw" }, dice.map((v, i) =>
-    h("span", { class: "die" + (kept.includes(i) ? " kept" : "") , text: FACES[v] || String(v) })));
+  const throwRow = h("div", { class: "throw" }, dice.map((v, i) => typeof v === "number"
+    ? h("span", { class: "die" + (kept.includes(i) ? " kept" : ""), text: FACES[v] || String(v) })
+    : h("span", { class: "pokerdie" + (String(v).length > 1 ? " wide" : ""), text: String(v) })));
   let forms = null;
   if (st.forms) {
     forms = h("table", { class: "forms" },
@@ -355,9 +359,13 @@ function renderDice(doc) {
         st.forms.map((f) => h("td", { class: "num", text: b.key in f.filled ? String(f.filled[b.key]) : f.crossed.includes(b.key) ? "✗" : "" })))),
       h("tr", { class: "total" }, h("th", { text: "Bonus" }), st.forms.map((f) => h("td", { class: "num", text: String(f.bonus) }))),
       h("tr", { class: "total" }, h("th", { text: "Total" }), st.forms.map((f) => h("td", { class: "num", text: String(f.total) }))));
-  } else {
-    forms = h("table", { class: "facts" }, ["hand", "in_hand", "hands_won", "hands_to_win", "thrown"]
-      .filter((k) => k in st).map((k) => h("tr", {}, h("th", { text: k.replaceAll("_", " ") }), h("td", {}, renderValue(st[k])))));
+  } else {  // Poker Dice: the hand thrown, who is still in, hands won towards the match
+    const inHand = (st.in_hand || []).map((i) => doc.players[i]);
+    forms = h("table", { class: "facts" },
+      h("tr", {}, h("th", { text: "hand" }), h("td", { class: "big-text", text: st.hand || "—" })),
+      h("tr", {}, h("th", { text: "in this hand" }), h("td", { text: inHand.join(", ") })),
+      h("tr", {}, h("th", { text: "hands won" }), h("td", {}, renderValue(st.hands_won, doc))),
+      h("tr", {}, h("th", { text: "hands to win" }), h("td", { text: String(st.hands_to_win) })));
   }
   return h("div", { class: "layout" },
     h("section", { class: "main" }, h("h2", { text: "Current throw" }), throwRow, forms),
