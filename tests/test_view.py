@@ -482,3 +482,16 @@ def test_a_hand_reaches_its_own_phone_only(browser: Browser) -> None:
         assert browser.driver.find_elements("css selector", "button.choice")  # discard two
     finally:
         table.close()
+
+
+def test_server_log_records_never_hold_a_token(caplog: pytest.LogCaptureFixture) -> None:
+    import logging
+
+    table = Table("monopoly", ["Red", "Blue"])
+    try:
+        token = table.view.player_tokens[1]
+        with caplog.at_level(logging.INFO):
+            logging.getLogger("uvicorn.error").warning('"WebSocket /ws/%s" 403', token)
+        assert token not in caplog.text and "/ws/<token>" in caplog.text
+    finally:
+        table.close()

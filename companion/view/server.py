@@ -124,6 +124,7 @@ class ViewServer:
         self._thread: threading.Thread | None = None
         self._server: Any = None
         self._qr: dict[int, str] = {}
+        self._hide: _HideTokens | None = None
         self.feed = Feed(session, self.publish)
         self.feed.push()
 
@@ -162,6 +163,9 @@ class ViewServer:
         import uvicorn
 
         self.emit = emit
+        self._hide = _HideTokens(set(self.viewers))
+        for name in SERVER_LOGGERS:
+            logging.getLogger(name).addFilter(self._hide)
         config = uvicorn.Config(self.app(), log_config=None, access_log=False,
                                 lifespan="on", ws="websockets-sansio", log_level="warning",
                                 ws_ping_interval=20.0)
@@ -186,6 +190,9 @@ class ViewServer:
             self._server.should_exit = True
         if self._thread is not None:
             self._thread.join(5.0)
+        if self._hide is not None:
+            for name in SERVER_LOGGERS:
+                logging.getLogger(name).removeFilter(self._hide)
         with contextlib.suppress(OSError):
             self.sock.close()
 
@@ -349,6 +356,25 @@ class ViewServer:
         # The player's own name first: the console then takes the line as theirs, and a line
         # naming another player ("Blue buy") is read as Blue's words spoken by this player.
         self.emit(TextCommand(source=source, text=f"{name} {text}", player=name))
+
+
+# uvicorn's loggers and ours: a path (with its token) in any of their records is hidden.
+SERVER_LOGGERS = ("uvicorn", "uvicorn.error", "uvicorn.asgi", "uvicorn.access",
+                  "companion.view")
+
+
+class _HideTokens(logging.Filter):
+    def __init__(self, tokens: set[str]) -> None:
+        super().__init__()
+        self.tokens = tokens
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        text = record.getMessage()
+        if any(token in text for token in self.tokens):
+            for token in self.tokens:
+                text = text.replace(token, "<token>")
+            record.msg, record.args = text, ()
+        return True
 
 
 def lan_address() -> str:
