@@ -139,7 +139,10 @@ def test_buying_by_a_tap_on_the_phone_is_journaled(browser: Browser) -> None:
         assert entries[-1].source == "view:Red"
         assert "Red buys Baltic Avenue for 60." in table.recorder.texts
         wait_seq(browser, table)
-        assert "Nothing to choose now." in browser.text()
+        # Blue to throw: Red's phone now offers what Red may do at any time with the deed.
+        commands = [b.get_attribute("data-command")
+                    for b in browser.driver.find_elements("css selector", "button.choice")]
+        assert commands == ["mortgage Baltic Avenue"], commands
     finally:
         table.close()
 
@@ -493,5 +496,26 @@ def test_server_log_records_never_hold_a_token(caplog: pytest.LogCaptureFixture)
         with caplog.at_level(logging.INFO):
             logging.getLogger("uvicorn.error").warning('"WebSocket /ws/%s" 403', token)
         assert token not in caplog.text and "/ws/<token>" in caplog.text
+    finally:
+        table.close()
+
+
+def test_a_player_may_mortgage_from_the_phone_on_another_players_turn() -> None:
+    table = Table("monopoly", ["Red", "Blue"], variant="short")
+    try:
+        table.type("deal Red Boardwalk, Park Place, Baltic Avenue",
+                   "deal Blue Short Line, Reading Railroad, Water Works")
+        snap = table.view.feed.snapshot()
+        assert snap.screen["turn"] == "Red"
+        blue = {c["command"]: c["label"] for c in snap.players[1]["choices"]}
+        assert blue == {"mortgage Reading Railroad": "Blue mortgages Reading Railroad",
+                        "mortgage Water Works": "Blue mortgages Water Works",
+                        "mortgage Short Line": "Blue mortgages Short Line"}
+        table.view.tap(1, "mortgage Water Works")
+        table.drain()
+        assert table.session.state.to_json()["spaces"][28]["mortgaged"] is True
+        last = [e for e in table.journal.entries() if e.kind == ACTION][-1]
+        assert last.payload == {"type": "Mortgage", "player": 1, "space": 28}
+        assert last.source == "view:Blue"
     finally:
         table.close()

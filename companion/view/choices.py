@@ -23,18 +23,23 @@ def choices(state: State, player: int, *, virtual_dice: bool) -> list[dict[str, 
         return []
     out: list[dict[str, str]] = []
     request = state.chance()
-    if request is not None:
+    candidates: list[Action] = []
+    if request is not None:  # a throw or a card is awaited: only the thrower's roll
         if request.kind == "dice" and request.who == player and virtual_dice:
             out.append({"label": f"Roll {request.describe()}", "command": "roll"})
-        return out
-    if not state.may_act(player):
-        return out
-    seen: set[str] = set()
-    others = player != state.current_player()  # may speak now (a bid), but not every move
+    elif state.may_act(player):
+        candidates = state.legal_actions()[:MAX_CHOICES]
+    checked_from = 0 if player != state.current_player() else len(candidates)
+    own = OWN_ACTIONS.get(state.game.spec.name)
+    if own is not None and state.may_act(player):  # at any time, with their own things
+        candidates = [*candidates, *own(state, player)]
+    # The legal moves are the player to act's; for anyone else (a bid from another bidder),
+    # and for the things of their own, each is tried on a copy first.
     trial: State | None = None  # a refused action changes nothing: one copy serves many
-    for action in state.legal_actions()[:MAX_CHOICES]:
+    seen: set[str] = set()
+    for index, action in enumerate(candidates):
         mine = as_player(action, player)
-        if others:  # cheaper than parsing: most fail here
+        if index >= checked_from:
             if trial is None:
                 trial = state.clone()
             if not _legal(trial, mine):
@@ -45,6 +50,8 @@ def choices(state: State, player: int, *, virtual_dice: bool) -> list[dict[str, 
             continue
         seen.add(command)
         out.append({"label": _label(state, mine), "command": command})
+        if len(out) >= MAX_CHOICES:
+            break
     return out
 
 
@@ -92,6 +99,8 @@ def _candidates(state: State, action: Action, name: str) -> Iterator[str]:
     yield " ".join([head, *words])
     if not words:
         return
+    if len(words) > 1:
+        yield " ".join([head, *reversed(words)])  # "build hotel Boardwalk"
     yield head  # "auction" for Auction(player), whatever else it carries
     for word in FIELD_WORDS.get(type(action).__name__, ()):
         yield f"{head} {word}" if word else head
@@ -132,7 +141,34 @@ def _partner(state: State, value: Any) -> str:
     return players[value] if isinstance(value, int) and 0 <= value < len(players) else ""
 
 
+def _hotel(state: State, value: Any) -> str:
+    return "hotel" if value is True else ""
+
+
 ARGS: dict[str, Callable[[State, Any], str]] = {
     "space": _space,
     "partner": _partner,
+    "hotel": _hotel,
+}
+
+
+def _monopoly_own(state: State, player: int) -> list[Action]:
+    """Building, selling and mortgages on a player's own deeds, at any time (the rules
+    check each one)."""
+    from companion.games.monopoly import actions as A
+
+    st: Any = state
+    out: list[Action] = []
+    for s in st.ed.properties:
+        if st.owner[s] != player:
+            continue
+        out += [A.Build(player, s, False), A.Build(player, s, True), A.SellBuilding(player, s),
+                A.Mortgage(player, s), A.Unmortgage(player, s)]
+    return out
+
+
+# Per game: the actions a player may take at any time with their own things, which
+# ``legal_actions`` (the player to act's moves) does not list for the others.
+OWN_ACTIONS: dict[str, Callable[[State, int], list[Action]]] = {
+    "monopoly": _monopoly_own,
 }
