@@ -22,7 +22,7 @@ from pathlib import Path
 
 from benchmarks.browser import Browser, missing
 from companion.journal import Journal
-from companion.loop import Inbox
+from companion.loop import Inbox, LoopTask
 from companion.session import Session, build_game
 from companion.voice import make_announcer
 
@@ -85,7 +85,15 @@ def run(steps: int, phones: int, seed: int) -> dict[str, object]:
     view.ack_listeners.append(on_ack)
     released: dict[int, float] = {}
     view.release_listeners.append(lambda seq, now: released.__setitem__(seq, now))
-    view.start(Inbox())
+    inbox = Inbox()
+    view.start(inbox)
+
+    def run_tasks() -> None:  # what the table loop does between inputs: phones joining
+        while not inbox.items.empty():
+            task = inbox.items.get_nowait()
+            if isinstance(task, LoopTask):
+                task.run()
+
     browser = Browser()
     try:
         links = view.links()
@@ -95,6 +103,8 @@ def run(steps: int, phones: int, seed: int) -> dict[str, object]:
             browser.driver.switch_to.new_window("tab")
             browser.open(urls[k % len(urls)])
         pages = 1 + phones
+        acks.wait(pages, 1)
+        run_tasks()
         acks.wait(pages, view.feed.seq)
         rng = random.Random(seed)
         screen: list[float] = []

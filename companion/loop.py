@@ -11,7 +11,7 @@ import logging
 import queue
 import sys
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TextIO
 
@@ -29,13 +29,23 @@ class EndOfInput:
     source: str = "keyboard"
 
 
+@dataclass(frozen=True)
+class LoopTask:
+    """Work a source needs done on the table loop's thread, between two inputs, where the
+    state may be read (the table view's page for a phone that has just joined). Never an
+    input: the session does not see it."""
+
+    run: Callable[[], None]
+    source: str = "view"
+
+
 @dataclass
 class Inbox:
     """The session's inbound queue. ``emit`` is what sources are given; it is thread-safe."""
 
-    items: queue.Queue[Observation | EndOfInput] = field(default_factory=queue.Queue)
+    items: queue.Queue[Observation | EndOfInput | LoopTask] = field(default_factory=queue.Queue)
 
-    def emit(self, obs: Observation | EndOfInput) -> None:
+    def emit(self, obs: Observation | EndOfInput | LoopTask) -> None:
         self.items.put(obs)
 
     def __call__(self, obs: Observation) -> None:
@@ -88,6 +98,9 @@ def run(session: Session, sources: Iterable[Source], *, stop_when_over: bool = F
             item = inbox.items.get()
             if isinstance(item, EndOfInput):
                 break
+            if isinstance(item, LoopTask):
+                item.run()
+                continue
             reply = session.submit(item)
             if reply.quit:
                 break

@@ -156,14 +156,25 @@ def _monopoly_own(state: State, player: int) -> list[Action]:
     """Building, selling and mortgages on a player's own deeds, at any time (the rules
     check each one)."""
     from companion.games.monopoly import actions as A
+    from companion.games.monopoly.rent import HOTEL
 
     st: Any = state
+    ed = st.ed
     out: list[Action] = []
-    for s in st.ed.properties:
+    for s in ed.properties:
         if st.owner[s] != player:
             continue
-        out += [A.Build(player, s, False), A.Build(player, s, True), A.SellBuilding(player, s),
-                A.Mortgage(player, s), A.Unmortgage(player, s)]
+        if st.mort[s]:  # only worth trying what could apply (the rules decide the rest)
+            out.append(A.Unmortgage(player, s))
+            continue
+        built = st.bld[s]
+        group = ed.members[ed.group[s]] if ed.group[s] >= 0 else ()
+        if group and all(st.owner[g] == player for g in group) and built < HOTEL:
+            out.append(A.Build(player, s, built == HOTEL - 1))
+        if built:
+            out.append(A.SellBuilding(player, s))
+        elif not any(st.bld[g] for g in group):
+            out.append(A.Mortgage(player, s))
     return out
 
 

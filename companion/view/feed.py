@@ -30,28 +30,39 @@ class Snapshot:
 
     seq: int
     screen: dict[str, Any]
-    players: list[dict[str, Any]]
+    players: dict[int, dict[str, Any]]  # the parts of the players whose phones are open
     _texts: dict[int, str] = field(default_factory=dict)
 
     def text(self, viewer: int | None) -> str:
-        """The JSON for the big screen (None) or for one player's phone (their index)."""
+        """The JSON for the big screen (None) or for one player's phone (their index). A
+        phone that has just joined gets its part with the next version (``me.pending``)."""
         key = -1 if viewer is None else viewer
         text = self._texts.get(key)
         if text is None:
-            doc = self.screen if viewer is None else {**self.screen, "me": self.players[viewer]}
+            doc = self.screen
+            if viewer is not None:
+                me = self.players.get(viewer) or {
+                    "player": self.screen["players"][viewer], "index": viewer, "hand": None,
+                    "may_act": False, "choices": [], "pending": True}
+                doc = {**self.screen, "me": me}
             text = self._texts[key] = json.dumps(doc, separators=(",", ":"))
         return text
 
 
 class Feed:
-    def __init__(self, session: Session, publish: Callable[[Snapshot], None]) -> None:
+    def __init__(self, session: Session, publish: Callable[[Snapshot], None],
+                 watched: Callable[[], frozenset[int]] | None = None) -> None:
         self.session = session
         self.publish = publish
+        # Whose phones are open: only their private parts are built (a player's choices
+        # are tried on copies of the state, the costliest part). Default: every player.
+        everyone = frozenset(range(len(session.game.players)))
+        self.watched = watched or (lambda: everyone)
         self.recent = Recent()
         self.seq = 0
         self._failing = False
         self._cached_for: tuple[object, int] | None = None
-        self._players: list[dict[str, Any]] = []
+        self._players: dict[int, dict[str, Any]] = {}
         self._events_seen = 0  # batches of events: a new batch rebuilds the page's facts
         self._screen_for: tuple[object, int, int] | None = None
         self._screen: dict[str, Any] = {}
@@ -100,9 +111,13 @@ class Feed:
         if self._cached_for is None or key[0] is not self._cached_for[0] \
                 or key[1] != self._cached_for[1]:
             raw = session.state.to_json()
-            self._players = [player_part(session, p, raw)
-                             for p in range(len(session.game.players))]
+            self._players = {}
             self._cached_for = key
+        missing = self.watched() - self._players.keys()
+        if missing:
+            raw = raw if raw is not None else session.state.to_json()
+            self._players = {**self._players,
+                             **{p: player_part(session, p, raw) for p in sorted(missing)}}
         # A sentence alone (several are said per action) changes only what was said.
         screen_key = (session.state, len(session.applied), self._events_seen)
         if self._screen_for is None or screen_key[0] is not self._screen_for[0] \

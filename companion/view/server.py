@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
+from companion.loop import LoopTask
 from companion.observations import DeviceError, TextCommand
 from companion.session import Session
 from companion.sources import Emit
@@ -125,7 +126,8 @@ class ViewServer:
         self._server: Any = None
         self._qr: dict[int, str] = {}
         self._hide: _HideTokens | None = None
-        self.feed = Feed(session, self.publish)
+        self._watching: dict[int, int] = {}  # player -> phones open (the server's thread)
+        self.feed = Feed(session, self.publish, self.watched)
         self.feed.push()
 
     # --- links ------------------------------------------------------------------------
@@ -195,6 +197,19 @@ class ViewServer:
                 logging.getLogger(name).removeFilter(self._hide)
         with contextlib.suppress(OSError):
             self.sock.close()
+
+    def watched(self) -> frozenset[int]:
+        """The players with a phone open (read on the table loop's thread)."""
+        with self._lock:
+            return frozenset(p for p, n in self._watching.items() if n > 0)
+
+    def _watch(self, player: int, delta: int) -> None:
+        with self._lock:
+            now = self._watching.get(player, 0) + delta
+            self._watching[player] = now
+        if delta > 0 and now == 1 and self.emit is not None:
+            # Their part is built on the table loop's thread, between inputs.
+            self.emit(LoopTask(self.feed.push))  # type: ignore[arg-type]
 
     # --- from the table loop's thread ---------------------------------------------------
 
@@ -301,6 +316,8 @@ class ViewServer:
             await ws.send_text(json.dumps({"join": self.qr_codes(),
                                            "links": self.links()["players"]}))
         sender = asyncio.create_task(self._send_loop(ws, viewer))
+        if viewer.player is not None:
+            self._watch(viewer.player, +1)
         try:
             while True:
                 message = await ws.receive_text()
@@ -309,6 +326,8 @@ class ViewServer:
             pass
         finally:
             sender.cancel()
+            if viewer.player is not None:
+                self._watch(viewer.player, -1)
 
     async def _send_loop(self, ws: Any, viewer: Viewer) -> None:
         hub = self._hub

@@ -28,7 +28,7 @@ function draw(doc) {
     me.hand ? h("section", { class: "hand" }, h("h2", { text: "Your hand" }),
       h("div", { class: "cards" }, me.hand.map(cardFace))) : null,
     h("section", { class: "choices" }, choices.length ? choices
-      : h("p", { class: "muted", text: "Nothing to choose now." })),
+      : h("p", { class: "muted", text: me.pending ? "Joining the table…" : "Nothing to choose now." })),
     form,
     renderCommon(doc, { compact: true })));
   document.body.dataset.seq = String(doc.seq);
