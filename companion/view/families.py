@@ -162,7 +162,9 @@ def board(session: Session, raw: dict[str, Any], recent: Recent) -> dict[str, An
         start = 12 if size == 8 else 20
         on_board = "".join(grid).lower()
         # the pieces each side has lost (a game set up from a position may start with fewer)
-        captured = {sides.get(c, c): max(0, start - on_board.count(c)) for c in "wb"}
+        colour = {"w": "white", "b": "black"}
+        captured = {f"{sides.get(c, c)} ({colour[c]})": max(0, start - on_board.count(c))
+                    for c in "wb"}
         return {"grid": grid, "kind": "draughts", "sides": sides, "moves": history,
                 "captured": captured}
     if name == "four-in-a-row":
