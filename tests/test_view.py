@@ -396,9 +396,9 @@ def _hidden_cards(session: Session) -> list[str]:
 
 
 def test_lan_mode_answers_loopback_and_private_addresses_only() -> None:
-    from companion.view.server import _Guard
+    from companion.view.security import Guard
 
-    lan, local = _Guard(None, lan=True), _Guard(None, lan=False)
+    lan, local = Guard(None, lan=True), Guard(None, lan=False)
     assert lan._allowed(("127.0.0.1", 5)) and lan._allowed(("192.168.1.20", 5))
     assert lan._allowed(("10.0.0.7", 5)) and lan._allowed(("fe80::1", 5))
     assert not lan._allowed(("8.8.8.8", 5)) and not lan._allowed(None)

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import ipaddress
 import json
 import logging
 import secrets
@@ -33,22 +32,21 @@ from companion.observations import DeviceError, TextCommand
 from companion.session import Session
 from companion.sources import Emit
 from companion.view.feed import Feed, Snapshot
+from companion.view.security import (
+    HEADERS,
+    SERVER_LOGGERS,
+    Guard,
+    HideTokens,
+    lan_address,
+    not_found,
+    same_origin,
+)
 
 log = logging.getLogger("companion.view")
 
 # The page's own files, read once: nothing else is ever served, whatever the path says.
 ASSET_TYPES = {".html": "text/html; charset=utf-8", ".css": "text/css; charset=utf-8",
                ".js": "text/javascript; charset=utf-8"}
-HEADERS = {
-    "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; "
-    "img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; "
-    "frame-ancestors 'none'",
-    "Referrer-Policy": "no-referrer",
-    "X-Content-Type-Options": "nosniff",
-    "X-Frame-Options": "DENY",
-    "Cache-Control": "no-store",
-    "Cross-Origin-Opener-Policy": "same-origin",
-}
 # Console commands a phone may not give: they act for the whole table (quit, undo, correct,
 # confirming a reading) or print at the terminal (help, state). Typed at the table instead.
 TABLE_ONLY = frozenset({"quit", "exit", "undo", "correct", "yes", "no", "help", "state"})
@@ -125,7 +123,7 @@ class ViewServer:
         self._thread: threading.Thread | None = None
         self._server: Any = None
         self._qr: dict[int, str] = {}
-        self._hide: _HideTokens | None = None
+        self._hide: HideTokens | None = None
         self._watching: dict[int, int] = {}  # player -> phones open (the server's thread)
         self.feed = Feed(session, self.publish, self.watched)
         self.feed.push()
@@ -165,7 +163,7 @@ class ViewServer:
         import uvicorn
 
         self.emit = emit
-        self._hide = _HideTokens(set(self.viewers))
+        self._hide = HideTokens(set(self.viewers))
         for name in SERVER_LOGGERS:
             logging.getLogger(name).addFilter(self._hide)
         config = uvicorn.Config(self.app(), log_config=None, access_log=False,
@@ -271,7 +269,7 @@ class ViewServer:
             yield
             await self._shutdown()
 
-        return Starlette(routes=routes, middleware=[Middleware(_Guard, lan=self.lan)],
+        return Starlette(routes=routes, middleware=[Middleware(Guard, lan=self.lan)],
                          lifespan=lifespan)
 
     def _viewer(self, token: str) -> Viewer | None:
@@ -285,13 +283,13 @@ class ViewServer:
     async def _screen_page(self, request: Any) -> Any:
         viewer = self._viewer(request.path_params["token"])
         if viewer is None or viewer.player is not None:
-            return _not_found()
+            return not_found()
         return self._file("screen.html")
 
     async def _phone_page(self, request: Any) -> Any:
         viewer = self._viewer(request.path_params["token"])
         if viewer is None or viewer.player is None:
-            return _not_found()
+            return not_found()
         return self._file("phone.html")
 
     async def _asset(self, request: Any) -> Any:
@@ -302,13 +300,13 @@ class ViewServer:
 
         found = self.assets.get(name)
         if found is None:
-            return _not_found()
+            return not_found()
         body, media = found
         return Response(body, media_type=media, headers=HEADERS)
 
     async def _socket(self, ws: Any) -> None:
         viewer = self._viewer(ws.path_params["token"])
-        if viewer is None or not _same_origin(ws.headers):
+        if viewer is None or not same_origin(ws.headers):
             await ws.close(code=1008)
             return
         await ws.accept()
@@ -377,84 +375,3 @@ class ViewServer:
         self.emit(TextCommand(source=source, text=f"{name} {text}", player=name))
 
 
-# uvicorn's loggers and ours: a path (with its token) in any of their records is hidden.
-SERVER_LOGGERS = ("uvicorn", "uvicorn.error", "uvicorn.asgi", "uvicorn.access",
-                  "companion.view")
-
-
-class _HideTokens(logging.Filter):
-    def __init__(self, tokens: set[str]) -> None:
-        super().__init__()
-        self.tokens = tokens
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        text = record.getMessage()
-        if any(token in text for token in self.tokens):
-            for token in self.tokens:
-                text = text.replace(token, "<token>")
-            record.msg, record.args = text, ()
-        return True
-
-
-def lan_address() -> str:
-    """This computer's address on the LAN, for the printed links. A UDP socket's connect()
-    only picks the route (no packet is sent); /etc/hosts often maps the host name to
-    127.0.1.1, so that is the fallback, not the first choice."""
-    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    try:
-        probe.connect(("10.255.255.255", 9))
-        address = str(probe.getsockname()[0])
-    except OSError:
-        address = ""
-    finally:
-        probe.close()
-    if not address or address.startswith(("0.", "127.")):
-        try:
-            address = socket.gethostbyname(socket.gethostname())
-        except OSError:
-            address = "127.0.0.1"
-    return address
-
-
-def _not_found() -> Any:
-    from starlette.responses import PlainTextResponse
-
-    return PlainTextResponse("Not found.", status_code=404, headers=HEADERS)
-
-
-def _same_origin(headers: Any) -> bool:
-    """A websocket from a page this server gave (or from no browser at all): a page from
-    another site may not open one here with a token it somehow learned."""
-    origin = headers.get("origin")
-    if origin is None:
-        return True
-    host = headers.get("host", "")
-    return origin in (f"http://{host}", f"https://{host}")
-
-
-class _Guard:
-    """Answers only loopback (and, with ``lan``, private network) clients."""
-
-    def __init__(self, app: Any, *, lan: bool) -> None:
-        self.app = app
-        self.lan = lan
-
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] in ("http", "websocket") and not self._allowed(scope.get("client")):
-            if scope["type"] == "http":
-                await _not_found()(scope, receive, send)
-            else:
-                await send({"type": "websocket.close", "code": 1008})
-            return
-        await self.app(scope, receive, send)
-
-    def _allowed(self, client: Any) -> bool:
-        if not client:
-            return False
-        try:
-            address = ipaddress.ip_address(client[0])
-        except ValueError:
-            return False
-        if address.is_loopback:
-            return True
-        return self.lan and (address.is_private or address.is_link_local)
