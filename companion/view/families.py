@@ -99,7 +99,7 @@ def cribbage(session: Session, raw: dict[str, Any], recent: Recent) -> dict[str,
     dealer = raw.get("dealer")
     players = len(session.game.players)
     return {
-        "pegs": pegs,
+        "pegs": [list(peg) for peg in pegs],  # a copy: the memo changes, a snapshot not
         "sides": [[session.game.players[p] for p in side] for side in raw.get("sides", [])],
         "shows": shows,
         "next_dealer": session.game.players[(dealer + 1) % players]

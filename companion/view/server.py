@@ -168,7 +168,8 @@ class ViewServer:
             logging.getLogger(name).addFilter(self._hide)
         config = uvicorn.Config(self.app(), log_config=None, access_log=False,
                                 lifespan="on", ws="websockets-sansio", log_level="warning",
-                                ws_ping_interval=20.0)
+                                ws_ping_interval=20.0,
+                                ws_max_size=4096)  # a tap is a line, not a file
         self._server = uvicorn.Server(config)
         started = threading.Event()
         self._started = started
