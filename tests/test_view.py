@@ -548,3 +548,13 @@ def test_a_player_may_mortgage_from_the_phone_on_another_players_turn() -> None:
         assert last.source == "view:Blue"
     finally:
         table.close()
+
+
+def test_hidden_fields_become_counts() -> None:
+    from companion.view.document import public_state
+
+    state = {"hands": [["5H", "6H"], []], "crib": [], "stock": ["AS", "2S", "3S"],
+             "decks": {"chance": ["c1", "c2"], "chest": []}, "held": [3, 4], "count": 12}
+    assert public_state(state) == {"hands": [2, 0], "crib": 0, "stock": 3,
+                                   "decks": {"chance": 2, "chest": 0}, "held": [3, 4],
+                                   "count": 12}

@@ -45,7 +45,9 @@ def hidden_count(value: Any) -> Any:
     """A hidden field as counts: a list of lists becomes each list's length, a list its
     length, a mapping its keys with their counts."""
     if isinstance(value, list):
-        if value and all(isinstance(v, list) for v in value):
+        if not value:
+            return 0
+        if all(isinstance(v, list) for v in value):
             return [len(v) for v in value]
         if all(isinstance(v, int | float) or v is None for v in value):
             return value  # counts already (cards held per player)
