@@ -13,6 +13,7 @@ BENCHES: dict[str, str] = {
     "dice": "benchmarks.dice_game:main",
     "club": "benchmarks.club:main",
     "engine": "benchmarks.engine:main",
+    "view": "benchmarks.view:main",
 }
 
 

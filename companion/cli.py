@@ -98,10 +98,11 @@ usage: companion COMMAND [options]
   play GAME [--players A,B] [--dice SPEC] [--cards SPEC] [--board SPEC] [--journal PATH]
        [--pgn FILE | --pdn FILE] [--fen FEN]
        [--voice auto|pyttsx3|espeak|console|silent] [--rate WPM] [--volume 0-1]
-       [--tags MAP] [--seed N] [--OPTION VALUE ...]
+       [--tags MAP] [--seed N] [--view [lan]] [--view-port N] [--OPTION VALUE ...]
        [--publish mqtt://HOST/CLUB|FILE] [--table NAME]
-                                      play a game at the table (published to a club)
-  resume [NAME] [--journal PATH] [--salvage]
+                                      play a game at the table (shown on a page, published
+                                      to a club)
+  resume [NAME] [--journal PATH] [--salvage] [--view [lan]]
                                       continue the latest (or a named) game
   state [--journal PATH] [--json]     the current state of a saved game
   history [--journal PATH] [--json]   the log of a saved game
@@ -236,6 +237,11 @@ def _io_parser(prog: str) -> argparse.ArgumentParser:
     club.add_argument("--club-ca", metavar="FILE", help="CA certificate of an mqtts:// broker")
     club.add_argument("--club-cert", metavar="FILE", help="client certificate (mqtts://)")
     club.add_argument("--club-key", metavar="FILE", help="the client certificate's key")
+    parser.add_argument("--view", nargs="?", const="local", choices=["local", "lan"],
+                        help="serve a live page of the game: on this computer (127.0.0.1), "
+                        "or with 'lan' to the local network, behind secret links")
+    parser.add_argument("--view-port", type=int, default=0,
+                        help="the page's port (default: a free one)")
     return parser
 
 
@@ -283,7 +289,8 @@ def cmd_play(argv: list[str]) -> int:
         session.say(f"{len(record)} moves read from {Path(args.pgn or args.pdn).name}. "
                     + sentence(session.state.status()), Priority.RESULT)
     print(printable(f"(journal: {path})"), file=sys.stderr)
-    return _run(session, sources, announcer, brain, club=club, board=args.board != "keyboard")
+    return _run(session, sources, announcer, brain, club=club, board=args.board != "keyboard",
+                view=args)
 
 
 def cmd_resume(argv: list[str]) -> int:
@@ -321,7 +328,8 @@ def cmd_resume(argv: list[str]) -> int:
         session.say(f"The engine cannot be started: {err}. Type the moves for both sides.",
                     Priority.REFUSAL)
         brain = None
-    return _run(session, sources, announcer, brain, club=club, board=args.board != "keyboard")
+    return _run(session, sources, announcer, brain, club=club, board=args.board != "keyboard",
+                view=args)
 
 
 def _resumed(path: Path, announcer: Any, tags: Any, *, salvage_it: bool
@@ -409,7 +417,8 @@ def _brain(game: Game) -> Any:
 
 
 def _run(session: Session, sources: list[Source], announcer: Any, brain: Any = None, *,
-         club: Any = None, board: bool = False) -> int:
+         club: Any = None, board: bool = False,
+         view: argparse.Namespace | None = None) -> int:
     from companion.loop import run
 
     clock = start_clock(session)  # a Time Limit Game's agreed hour
@@ -430,6 +439,8 @@ def _run(session: Session, sources: list[Source], announcer: Any, brain: Any = N
         from companion.opponent import seat
 
         sources.append(seat(session, brain, board=board))
+    if view is not None and view.view:  # no listener, no socket at all without --view
+        sources.append(_view(session, view))
     try:
         status = run(session, sources)
     finally:
@@ -481,6 +492,20 @@ def _record(cls: type[Game], args: argparse.Namespace, options: dict[str, str]
     options.update(start)
     named = [n for n in names if n and n != "?"]
     return moves, named if len(set(named)) == 2 else []
+
+
+def _view(session: Session, args: argparse.Namespace) -> Source:
+    from companion.view.server import ViewServer
+
+    view = ViewServer(session, lan=args.view == "lan", port=args.view_port)
+    links = view.links()
+    # The links hold the secret tokens: printed here for the table, never logged.
+    lines = [f"(table view: {links['screen']} )",
+             f"(table view with the players' join codes: {links['join']} )"]
+    lines += [f"({name}'s phone: {url} )" for name, url in links["players"].items()]
+    print("\n".join(lines), file=sys.stderr)
+    log.info("table view on port %d (%s)", view.port, "lan" if view.lan else "this computer")
+    return view
 
 
 def _players(cls: type[Game], text: str | None) -> list[str]:

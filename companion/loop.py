@@ -11,7 +11,7 @@ import logging
 import queue
 import sys
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TextIO
 
@@ -34,17 +34,27 @@ class EndOfInput:
 WAITING = 10_000  # observations waiting for the session at most: a flood cannot grow memory
 
 
+@dataclass(frozen=True)
+class LoopTask:
+    """Work a source needs done on the table loop's thread, between two inputs, where the
+    state may be read (the table view's page for a phone that has just joined). Never an
+    input: the session does not see it."""
+
+    run: Callable[[], None]
+    source: str = "view"
+
+
 @dataclass
 class Inbox:
     """The session's inbound queue. ``emit`` is what sources are given; it is thread-safe.
     It is bounded: a source faster than the session waits in ``emit`` (its device's own
     buffer fills and the device waits), so no flood grows the companion's memory."""
 
-    items: queue.Queue[Observation | EndOfInput] = field(
+    items: queue.Queue[Observation | EndOfInput | LoopTask] = field(
         default_factory=lambda: queue.Queue(maxsize=WAITING))
     closed: threading.Event = field(default_factory=threading.Event)
 
-    def emit(self, obs: Observation | EndOfInput) -> None:
+    def emit(self, obs: Observation | EndOfInput | LoopTask) -> None:
         # Waiting for room, but never past the loop's end: a source blocked here must still
         # see its close().
         while not self.closed.is_set():
@@ -111,6 +121,9 @@ def run(session: Session, sources: Iterable[Source], *, stop_when_over: bool = F
                 continue
             if isinstance(item, EndOfInput):
                 break
+            if isinstance(item, LoopTask):
+                item.run()
+                continue
             reply = session.submit(item)
             if reply.quit:
                 break

@@ -139,6 +139,9 @@ class Session:
         self.commands: dict[str, Callable[[Session, list[str], TextCommand], Reply]] = {}
         # observations those helpers read (a clock's readings)
         self.handlers: dict[type[Observation], Callable[[Session, Observation], Reply]] = {}
+        # Told every sentence said (after the announcer): the table view shows them, and
+        # learns of undo and corrections, which replay without events.
+        self.speech_listeners: list[Callable[[str, int], None]] = []
         self.code_note: str | None = None  # set by resume when the rules code has changed
         self.check_note: str | None = None  # set by resume for entries without checksums
 
@@ -589,6 +592,8 @@ class Session:
             return
         self.last_announcement = text
         self.announcer.say(text, priority)
+        for listener in self.speech_listeners:
+            listener(text, priority)
 
 
 _DEVICE_HANDLERS: dict[type[Observation], Callable[[Session, Observation], Reply]] = {
