@@ -580,6 +580,12 @@ class Journal:
             self._fail(f"the disk did not confirm the save within {timeout:g} seconds")
         return ok
 
+    def is_durable(self) -> bool:
+        """Whether every entry appended so far is on the disk now (a look, never a wait: a
+        look is no disk failure)."""
+        with self._cond:
+            return self._synced >= self._appended
+
     def durable_ticket(self) -> Callable[[], bool]:
         """A barrier for what has been appended so far: an announcement made now waits for
         its own entries only (a later disk error does not hold it back)."""

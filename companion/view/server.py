@@ -245,8 +245,9 @@ class ViewServer:
             snap = await queue.get()
             while not queue.empty():
                 snap = queue.get_nowait()
-            if not journal.wait_durable(0):  # most often on disk already: no thread hop
-                await loop.run_in_executor(None, journal.wait_durable, 10.0)
+            if not journal.is_durable():  # most often on disk already: no thread hop
+                # (a disk that does not confirm in time is the journal's error to report)
+                await loop.run_in_executor(None, journal.wait_durable)
             assert self._hub is not None
             self._hub.set(snap)
             for listener in self.release_listeners:
