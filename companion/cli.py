@@ -89,7 +89,8 @@ usage: companion COMMAND [options]
   emulate camera [--throws N] [--dice K] [--out FILE]
                                       a recording of dice throws, for --dice camera:FILE
   demo [--voice V] [--fast]           a complete scripted game through the emulator, spoken
-  bench NAME                          benchmarks: latency, vision, cribbage, perft, monopoly, dice
+  bench NAME                          benchmarks: latency, vision, dice-setups, cribbage, perft,
+                                      monopoly, dice
   count|advise|stats|perft|simulate GAME ...   a game's tools
   read dice|cards IMAGE... [--json] [--annotate DIR]
                                      read dice or cards from pictures
