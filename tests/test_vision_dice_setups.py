@@ -28,3 +28,15 @@ def test_a_sure_reading_of_a_wrong_value_or_of_no_die_counts_as_a_sure_error() -
     assert score.photos_right == 0
     right = score_photo(photo, [Die(d.value, *d.centre, d.size, 0.97) for d in photo.dice])
     assert (right.sure, right.sure_wrong, right.photos_right) == (len(photo.dice), 0, 1)
+
+
+def test_readings_of_several_image_sizes_merge_to_the_surest() -> None:
+    """A large die read at a quarter size and its pips read at full size: one die, the surer
+    reading; dice apart stay apart."""
+    from vision.dice import merge_levels
+
+    die = Die(4, 200, 200, 120, 0.97)  # a close-up's die, from the quarter-size copy
+    pips = [Die(1, 170, 170, 30, 0.6), Die(1, 230, 230, 30, 0.7)]
+    other = Die(2, 400, 200, 120, 0.95)
+    assert merge_levels([*pips, die, other]) == [die, other]
+    assert merge_levels([Die(1, 170, 170, 30, 0.99), die]) == [Die(1, 170, 170, 30, 0.99)]

@@ -8,7 +8,8 @@ recipe of vision/train/train_dice.py on the other set-ups only, and reads every 
 left-out one, uncalibrated (``--calibrated``: also at the scale its labelled dice give, what
 `calibrate dice` sets). The tray set-up cannot be left out: the recipe fine-tunes a network
 that learned from it. The readings (confidence, right or wrong) are saved too: the
-confidence power of the shipped model is chosen on them (``--power``), for each set-up on
+bar from which the shipped model says a reading without asking is chosen on them
+(``--sure``), for each set-up on
 the other set-ups' readings only, so that the figure reported for a set-up never used its
 own photos.
 Needs PyTorch, like train_dice; a few minutes a set-up on one core (``--setup`` runs one,
@@ -34,7 +35,7 @@ from vision.dice import DiceReader  # noqa: E402
 from vision.dice_photos import imread  # noqa: E402
 from vision.dice_setups import SETUPS, SURE, labelled_scale, photos_of, score_photo  # noqa: E402
 
-POWERS = (1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0)
+BARS = (0.9, 0.95, 0.97, 0.98, 0.99, 0.995, 0.998)
 SURE_ERRORS = 1 / 200  # the most wrong readings among those said without asking
 
 
@@ -64,14 +65,14 @@ def score(reader: DiceReader, setup: str, calibrated: bool) -> dict[str, object]
     return {"scores": {k: v.to_json() for k, v in totals.items()}, "readings": readings}
 
 
-def choose_power(readings: list[tuple[float, bool]]) -> float:
-    """The smallest power under which at most SURE_ERRORS of the readings at SURE or more
-    are wrong (the largest tried when none is)."""
-    for power in POWERS:
-        sure = [right for conf, right in readings if conf ** power >= SURE]
+def choose_bar(readings: list[tuple[float, bool]]) -> float:
+    """The least raw confidence bar above which at most SURE_ERRORS of the readings are
+    wrong (the highest tried when none is): the reader's sure_from."""
+    for bar in BARS:
+        sure = [right for conf, right in readings if conf >= bar]
         if sure and sure.count(False) <= SURE_ERRORS * len(sure):
-            return power
-    return POWERS[-1]
+            return bar
+    return BARS[-1]
 
 
 def train_fold(setup: str, out: Path, epochs: int) -> None:
@@ -92,12 +93,12 @@ def score_saved(setup: str, out: Path, calibrated: bool = False) -> None:
     report(setup, result)
 
 
-def report(setup: str, result: dict[str, Any], power: float = 1.0) -> None:
+def report(setup: str, result: dict[str, Any], bar: float = SURE) -> None:
     for mode, part in result.items():
         for key, s in part["scores"].items():
-            readings = [(c ** power, r) for c, r in part["readings"]] if key == setup else []
-            sure = [r for c, r in readings if c >= SURE]
-            extra = (f"; at power {power}: {sure.count(False)}/{len(sure)} sure wrong"
+            readings = part["readings"] if key == setup else []
+            sure = [r for c, r in readings if c >= bar]
+            extra = (f"; sure from {bar}: {sure.count(False)}/{len(sure)} wrong"
                      if readings else "")
             print(f"held out {key} ({mode}): per die {s['per_die']:.1%} ({s['correct']}/"
                   f"{s['dice']}, {s['wrong_value']} wrong value, {s['missed']} missed, "
@@ -114,29 +115,28 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=Path("loso-dice"))
     parser.add_argument("--epochs", type=int, default=0)
     parser.add_argument("--score", action="store_true", help="score the saved models again")
-    parser.add_argument("--power", action="store_true",
-                        help="choose the confidence power per set-up on the others' readings")
+    parser.add_argument("--sure", action="store_true",
+                        help="choose the sure bar per set-up on the others' readings")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     for setup in args.setup or LEFT_OUT:
-        if args.power:
+        if args.sure:
             continue
         if not args.score:
             train_fold(setup, args.out, args.epochs)
         score_saved(setup, args.out, args.calibrated)
-    if args.power:
+    if args.sure:
         results: dict[str, Any] = {s: json.loads((args.out / f"without-{s}.json").read_text())
                    for s in SETUPS if (args.out / f"without-{s}.json").is_file()}
         for setup, result in results.items():
             others = [tuple(r) for s, other in results.items() if s != setup
                       for mode in other.values() for r in mode["readings"]]
-            power = choose_power(others)
-            print(f"{setup}: power {power} (chosen on the other set-ups' readings)")
-            report(setup, result, power)
+            bar = choose_bar(others)
+            print(f"{setup}: sure from {bar} (chosen on the other set-ups' readings)")
+            report(setup, result, bar)
         every = [tuple(r) for other in results.values() for mode in other.values()
                  for r in mode["readings"]]
-        print(f"the shipped model's power (all held-out readings): "
-              f"{choose_power(every)}")
+        print(f"the shipped model's sure bar (all held-out readings): {choose_bar(every)}")
     return 0
 
 

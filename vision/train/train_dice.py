@@ -12,7 +12,7 @@ hue-turned, marbled), with made-up textures (felt and seams, wood, carpet, tray 
 shadows, hands) as "none". The network is fine-tuned from the tray-only model
 (vision/models/dice-tray.npz, the recipe before 2026-11-24) with PyTorch
 (vision/train/torch_fit.py) and saved for the numpy reader. The acceptance bar and the pip
-counter's weight are the constants chosen for the tray-only model; the confidence power
+counter's weight are the constants chosen for the tray-only model; the sure bar
 is chosen on the leave-one-set-up-out readings (vision/train/loso_dice.py). Deterministic
 (fixed seeds, one thread; run with OPENBLAS_NUM_THREADS=1).
 """
@@ -74,10 +74,10 @@ PIP_WEIGHT = 0.3
 # does search a half-size copy, but moves each peak to its best at full size before cropping:
 # vision.dice.DiceReader._first_peaks. The training crops stay at the full-size candidates.)
 CANDIDATE_STEP = 1
-# Readings' confidence ** this: chosen on the leave-one-set-up-out readings
-# (vision/train/loso_dice.py) so that a reading at 0.9 or more is rarely wrong on set-ups
-# never learned from
-CONFIDENCE_POWER = 1.0
+# The raw confidence from which a reading is said without asking: chosen on the leave-one-
+# set-up-out readings (vision/train/loso_dice.py --sure), the least of 0.9 ... 0.998 under
+# which at most 1 in 200 of the readings above it was wrong
+SURE_FROM = 0.995
 
 
 def crops(photos: list[Photo], rng: np.random.Generator,
@@ -186,7 +186,7 @@ def save(reader: DiceReader, path: Path) -> None:
                     pip_weight=np.array(reader.pip_weight, np.float32),
                     candidate_step=np.array(reader.candidate_step),
                     levels=np.array(reader.levels, np.float32),
-                    confidence_power=np.array(reader.confidence_power, np.float32))
+                    sure_from=np.array(reader.sure_from, np.float32))
 
 
 def pip_confusion(photos: list[Photo]) -> np.ndarray:
@@ -226,12 +226,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--channels", type=int, default=CHANNELS, choices=(2, 4))
     parser.add_argument("--leave-out", action="append", default=[], choices=SETUPS,
                         help="do not learn from this set-up (repeatable)")
-    parser.add_argument("--power", type=float, default=CONFIDENCE_POWER,
-                        help="confidence ** this (chosen on held-out set-ups: loso_dice)")
+    parser.add_argument("--sure-from", type=float, default=SURE_FROM,
+                        help="raw confidence said without asking (chosen by loso_dice --sure)")
     args = parser.parse_args(argv)
     setups = tuple(s for s in SETUPS if s not in args.leave_out)
     reader = train(training_photos(setups), args.channels, args.epochs)
-    reader.confidence_power = args.power
+    reader.sure_from = args.sure_from
     save(reader, args.out)
     note = ""
     if "tray" in setups:
