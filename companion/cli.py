@@ -115,8 +115,8 @@ usage: companion COMMAND [options]
   hub mqtt://HOST/CLUB|FILE [--port N] [--bind ADDR]
                                       every table of a club live, standings, exports
   demo [--voice V] [--fast]           a complete scripted game through the emulator, spoken
-  bench NAME                          benchmarks: latency, vision, cribbage, perft, monopoly,
-                                      dice, club
+  bench NAME                          benchmarks: latency, vision, dice-setups, cribbage, perft,
+                                      monopoly, dice, engine, club, view
   count|advise|stats|perft|simulate GAME ...   a game's tools
   read dice|cards IMAGE... [--json] [--annotate DIR]
                                      read dice or cards from pictures

@@ -38,7 +38,10 @@ from vision.pips import _twice_distance, _twice_median, count_pips, count_pips_m
 # Measured on the test split (docs/vision.md lists every reading); the test guards against
 # regressions. The issue's target is 0.97 per die.
 TEST_PER_DIE_FLOOR = 0.97  # 0.975 with the reader of 2026-11-21 late (0.955 before it)
-TEST_PER_PHOTO_FLOOR = 0.86  # 0.867 (0.767)
+# 0.800 with the model of 2026-11-24, which learned from three set-ups (234 of 240 dice, 24
+# of 30 photos, against 238 and 26 for the tray-only model; it reads set-ups it never saw
+# far better: docs/vision.md)
+TEST_PER_PHOTO_FLOOR = 0.80  # 0.867 (0.767) before
 # Errors said without asking (confidence 0.9 or more): 8 of 1,062 readings on the
 # cross-validation folds of the train photos (seven of them label errors: four dice nobody
 # labelled, three labelled with another face), 1 of 244 readings on the test photos
@@ -251,10 +254,12 @@ def test_second_look_finds_a_die_pressed_against_others(reader: DiceReader, name
     assert match(photo, reader.read(image)) == (len(photo.dice), 0, 0, 0)
 
 
-def test_unsure_value_is_read_again_at_neighbouring_scales(reader: DiceReader) -> None:
+def test_unsure_value_is_read_again_at_neighbouring_scales() -> None:
     """A candidate whose size is a step off reads a wrong value even in its eight views;
     the recheck at 0.9 and 1.1 times the crop reads it right (the one train photo where the
-    recheck changes anything for this model)."""
+    recheck changes anything for the tray-only model, dice-tray.npz; the shipped model of
+    2026-11-24 reads that die right without it)."""
+    reader = DiceReader.load(MODEL_PATH.parent / "dice-tray.npz")
     photo = _train_photo("IMG_20191208_111751.jpg")
     image = imread(photo.path)
     scales = reader.recheck_scales

@@ -108,9 +108,29 @@ def test_low_confidence_throw_asks_and_unreadable_die_complains() -> None:
     obs = seen[0][1]
     assert isinstance(obs, DiceSeen) and obs.confidence < 0.9  # the session asks to confirm
     assert obs.values == (5, 3) and obs.unsure == (3,)  # left to right; the 3 was unsure
-    cocked = [Die(3, 50, 50, 20, 0.2)]
-    seen = _run(RestDetector(lambda f: cocked, stable=2, settle=1), [frame] * 6)
+    free = [Die(3, 50, 50, 20, 0.2)]
+    seen = _run(RestDetector(lambda f: free, stable=2, settle=1), [frame] * 6)
     assert [type(obs) for _, obs in seen] == [DeviceError]
+    assert seen[0][1].reason == "I cannot read 1 of the dice. Roll again or type the values."
+
+
+def test_a_cocked_die_is_named_only_when_it_leans_on_a_die_or_the_wall() -> None:
+    """An unsure die lying free is unreadable, not cocked; one touching another die or
+    against the tray's wall may stand cocked, and the sentence says on what."""
+    frame = np.full((200, 200, 3), 128, np.uint8)
+
+    def reason(dice: list[Die], area: tuple[float, float, float, float] | None = None) -> str:
+        seen = _run(RestDetector(lambda f: dice, stable=2, settle=1, area=area), [frame] * 6)
+        assert [type(obs) for _, obs in seen] == [DeviceError]
+        return str(seen[0][1].reason)
+
+    leaning = [Die(3, 100, 100, 20, 0.2), Die(5, 122, 104, 20, 0.97)]
+    assert "cocked against another die" in reason(leaning)
+    apart = [Die(3, 100, 100, 20, 0.2), Die(5, 160, 100, 20, 0.97)]
+    assert "cocked" not in reason(apart)
+    walled = [Die(3, 20, 100, 20, 0.2)]
+    assert "cocked against the tray's wall" in reason(walled, (5, 5, 195, 195))
+    assert "cocked" not in reason([Die(3, 100, 100, 20, 0.2)], (5, 5, 195, 195))
 
 
 def test_flicker_is_asked_about_and_chaos_is_not_a_throw() -> None:

@@ -21,6 +21,8 @@ from vision.tray import (
     colour_change,
     floor_around,
     floor_colour,
+    floor_region,
+    inside,
 )
 
 FLOOR = (200, 120, 760, 500)  # x0, y0, x1, y1 of the tray's floor in the 960x640 scenes
@@ -217,3 +219,88 @@ def test_calibrate_refuses_a_bad_area_and_a_missing_camera(tmp_path, capsys, cap
     logged = [r.getMessage() for r in caplog.records if r.name == "companion.vision"]
     assert sum("--area must be" in m for m in logged) == 2
     assert any("I cannot read pictures from camera" in m for m in logged)
+
+
+FELT_FLOOR = (220, 140, 740, 500)  # the felt tray's floor, corners rounded (radius 30)
+WALL = 45  # its wooden walls' width
+
+
+def felt_tray(rng: np.random.Generator, colour: tuple[int, int, int]) -> np.ndarray:
+    """A felt tray on a carpet: grainy felt (a darker seam across it, lit from one side),
+    rounded corners, wooden walls, and a carpet of three colours around."""
+    h, w = 640, 960
+    pick = rng.integers(0, 3, (h // 3, w // 3))
+    colours = rng.uniform(40, 200, (3, 3))
+    img = cv2.resize(colours[pick].astype(np.float32), (w, h), interpolation=cv2.INTER_NEAREST)
+    x0, y0, x1, y1 = FELT_FLOOR
+    yy, xx = np.mgrid[0:h, 0:w]
+    grain = 20 * np.sin(xx * 0.3 + 3 * np.sin(yy * 0.05))
+    wood = np.stack([60 + grain, 100 + grain, 150 + grain], -1)
+    img[y0 - WALL : y1 + WALL, x0 - WALL : x1 + WALL] = wood[y0 - WALL : y1 + WALL,
+                                                             x0 - WALL : x1 + WALL]
+    floor = np.zeros((h, w), np.uint8)
+    cv2.rectangle(floor, (x0 + 30, y0), (x1 - 30, y1), 1, -1)
+    cv2.rectangle(floor, (x0, y0 + 30), (x1, y1 - 30), 1, -1)
+    for cx, cy in ((x0 + 30, y0 + 30), (x1 - 30, y0 + 30), (x0 + 30, y1 - 30),
+                   (x1 - 30, y1 - 30)):
+        cv2.circle(floor, (cx, cy), 30, 1, -1)
+    fuzz = cv2.GaussianBlur(rng.normal(0, 14, (h, w)).astype(np.float32), (0, 0), 0.8)
+    felt = np.array(colour, np.float32) + fuzz[..., None] + 12 * ((xx - x0) / (x1 - x0))[
+        ..., None]
+    felt[np.abs(xx - (x0 + x1) / 2 - 0.2 * (yy - y0)) < 1.5] -= 35  # a seam
+    img[floor == 1] = felt[floor == 1]
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("colour", [(40, 110, 30), (110, 40, 40), (60, 60, 150), (30, 30, 30)])
+def test_a_felt_tray_is_found_as_its_floor_seam_and_round_corners_too(sprites, colour):
+    """Felt's grain and a seam across it neither cut the floor nor let it run up the walls
+    (before the floor was median-filtered, the blue felt's seam cut it at x 560), and the
+    outline leaves out the walls in the rounded corners that its box takes in."""
+    rng = np.random.default_rng(11)
+    empty = felt_tray(rng, colour)
+    later = with_die(empty, sprites[1], 480, 320, rng)
+    spot = changed_spot(empty, later)
+    assert spot is not None
+    found = floor_region(empty, *spot)
+    assert found is not None
+    area, outline = found
+    side = spot[2]
+    for got, edge, outward in zip(area, FELT_FLOOR, (-1, -1, 1, 1), strict=True):
+        assert 0 <= (got - edge) * outward <= side, (area, FELT_FLOOR)
+    x0, y0, x1, y1 = FELT_FLOOR
+    corners = [(x0 - 10, y0 - 10), (x1 + 10, y0 - 10), (x0 - 10, y1 + 10), (x1 + 10, y1 + 10)]
+    for x, y in corners:  # in the box, on the wall of a rounded corner: not the floor
+        assert area[0] <= x <= area[2] and area[1] <= y <= area[3]
+        assert not inside(outline, x, y)
+    assert inside(outline, 480, 320) and inside(outline, x0 + 5, (y0 + y1) / 2)
+
+
+def test_calibrate_on_felt_keeps_the_outline_and_reads_only_inside_it(tmp_path, sprites,
+                                                                     capsys):
+    rng = np.random.default_rng(12)
+    empty = felt_tray(rng, (40, 110, 30))
+    later = with_die(empty, sprites[1], 480, 320, rng)
+    video = tmp_path / "felt.avi"
+    _record(video, [empty] * GRAB + [later] * GRAB)
+    assert calibrate_main(["dice", "--camera", str(video)], ask=lambda _: "") == 0
+    saved = _saved(tmp_path)
+    assert saved["area_from"] == "tray floor" and len(saved["floor"]) >= 4
+    assert "its floor's outline" in capsys.readouterr().out
+
+
+def test_calibrate_names_a_tray_edge_that_looks_like_dice(tmp_path, sprites, capsys):
+    """Dice-like marks along the floor's edge, in the empty tray too: the refusal says that
+    the tray's edge looks like dice and where, not 'put exactly one die'."""
+    rng = np.random.default_rng(13)
+    empty = felt_tray(rng, (40, 110, 30))
+    x0, y0, x1, y1 = FELT_FLOOR
+    for sprite, x in zip(sprites[4:8], (300, 420, 560, 680), strict=True):
+        paste(empty, sprite, x, y0 + 6, 0.0, 0.0)  # printed on the wall's foot
+    later = with_die(empty, sprites[1], 480, 320, rng)
+    video = tmp_path / "marks.avi"
+    _record(video, [empty] * GRAB + [later] * GRAB)
+    assert calibrate_main(["dice", "--camera", str(video)], ask=lambda _: "") == 1
+    out = capsys.readouterr().out
+    assert "The tray's edge looks like dice: in the empty tray I read" in out, out
+    assert "exactly one die" not in out

@@ -177,11 +177,13 @@ def calibrate_main(argv: list[str], ask: Callable[[str], str] = input) -> int:
 
 def _calibrate_dice(camera: _Camera, name: str, area: Area | None,
                     ask: Callable[[str], str]) -> int:
-    """The empty tray, then one die in it: the die is what changed, the tray area is the floor
-    around it (vision/tray.py), and the die's size is read inside that area."""
+    """The empty tray, then one die in it: the die is what changed, the tray floor is the
+    region around it (vision/tray.py: its box is the area searched, its outline the floor),
+    and the die's size is read there. Then the empty tray is read at that size: whatever
+    is read there is the tray looking like dice, and the refusal says where."""
     from vision.dice import DiceReader
     from vision.source import save_calibration
-    from vision.tray import changed_spot, floor_around, floor_colour, floor_from_dice
+    from vision.tray import changed_spot, floor_colour, floor_region, floor_region_from_dice
 
     ask("Clear the tray, so that no die is in it, then press Enter. ")
     empty = camera.grab(GRAB)
@@ -192,11 +194,11 @@ def _calibrate_dice(camera: _Camera, name: str, area: Area | None,
         return 1
     h, w = later[-1].shape[:2]
     spot = changed_spot(empty[-1], later[-1])
-    found = "given"
+    found, outline = "given", None
     if area is None and spot is not None:
-        floor = floor_around(empty[-1], *spot)
-        if floor is not None:
-            area, found = floor, "tray floor"
+        region = floor_region(empty[-1], *spot)
+        if region is not None:
+            (area, outline), found = region, "tray floor"
     reader = DiceReader.load()
     if area is None:
         # no change seen (the die was in both pictures), or no floor around it: the die read
@@ -204,26 +206,71 @@ def _calibrate_dice(camera: _Camera, name: str, area: Area | None,
         margin = 0.03
         area, found = (w * margin, h * margin, w * (1 - margin), h * (1 - margin)), "frame"
         reader.area = area
-        floor = floor_from_dice(later[-1], reader.read(later[-1]))  # a rim's die is unsure
-        if floor is not None:
-            area, found = floor, "tray floor"
+        region = floor_region_from_dice(later[-1], reader.read(later[-1]))
+        if region is not None:
+            (area, outline), found = region, "tray floor"
         else:
             _refuse("I could not find the tray's floor, so I will look at the whole picture "
                     "(--area x0,y0,x1,y1 sets the tray area).")
-    reader.area = area
+    reader.area, reader.floor = area, outline
     dice = reader.read(later[-1])
-    if len(dice) != 1:
-        _refuse(f"I see {len(dice)} dice; put exactly one die in the tray and try again.")
+    die = _the_die(dice, spot)
+    if die is None:
+        if not dice:
+            _refuse("I cannot see the die in the tray; put one die in the middle of the tray, "
+                    "in good light, and try again.")
+        else:
+            _refuse(f"I see {len(dice)} dice and cannot tell which one was put in; put "
+                    "exactly one die in the tray and try again.")
         return 1
+    reader.calibrate(die.size)
+    if spot is not None:  # a truly empty picture: what is read there is the tray itself
+        ghosts = reader.read(empty[-1])
+        if ghosts:
+            _refuse(_ghosts_sentence(ghosts, outline, area, die.size))
+            return 1
     # the empty tray's floor; with the die in both pictures the median does not see it
     colour = floor_colour(empty[-1], area)
-    path = save_calibration("dice", {"area": [round(v, 1) for v in area],
-                                     "area_from": found, "die_size": round(dice[0].size, 1),
-                                     "floor_colour": list(colour), "frame": [w, h]})
-    print(f"Saved: tray area {[round(v) for v in area]} ({found}), die size "
-          f"{dice[0].size:.0f} pixels, floor colour (Lab) {[round(v) for v in colour]} "
+    settings: dict[str, object] = {"area": [round(v, 1) for v in area], "area_from": found,
+                                   "die_size": round(die.size, 1),
+                                   "floor_colour": list(colour), "frame": [w, h]}
+    if outline is not None:
+        settings["floor"] = [[round(x, 1), round(y, 1)] for x, y in outline]
+    path = save_calibration("dice", settings)
+    shape = f", its floor's outline {len(outline)} corners" if outline else ""
+    print(f"Saved: tray area {[round(v) for v in area]} ({found}){shape}, die size "
+          f"{die.size:.0f} pixels, floor colour (Lab) {[round(v) for v in colour]} "
           f"-> {path}")
     return 0
+
+
+def _the_die(dice: list[Any], spot: tuple[float, float, float] | None) -> Any:
+    """The die put in: the reading at the spot that changed (others are the tray looking
+    like dice, found again in the empty picture), or the only reading without a spot."""
+    if spot is None:
+        return dice[0] if len(dice) == 1 else None
+    x, y, side = spot
+    near = [d for d in dice if np.hypot(d.x - x, d.y - y) < max(side, d.size)]
+    return min(near, key=lambda d: np.hypot(d.x - x, d.y - y)) if near else None
+
+
+def _ghosts_sentence(ghosts: list[Any], outline: list[tuple[float, float]] | None,
+                     area: Area, die_size: float) -> str:
+    """Why the calibration is refused when the empty tray reads as dice: on the floor's
+    edge (a wall, a rim, a seam along it) or on the floor itself (its pattern)."""
+    from vision.tray import edge_distance
+
+    x0, y0, x1, y1 = area
+    shape = outline or [(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
+    on_edge = [g for g in ghosts if edge_distance(shape, g.x, g.y) < 1.5 * die_size]
+    where = "; ".join(f"{g.x:.0f},{g.y:.0f}" for g in ghosts[:4])
+    count = f"{len(ghosts)} {'die' if len(ghosts) == 1 else 'dice'}"
+    if len(on_edge) * 2 >= len(ghosts):
+        return (f"The tray's edge looks like dice: in the empty tray I read {count} along "
+                f"its edge (near {where}). Set the tray area inside the edge with --area "
+                "x0,y0,x1,y1, or cover the edge, and try again.")
+    return (f"The tray's floor looks like dice: in the empty tray I read {count} on it "
+            f"(near {where}). A plainer cloth or more even light helps; then try again.")
 
 
 def _calibrate_cards(camera: _Camera, name: str, ask: Callable[[str], str]) -> int:

@@ -66,6 +66,9 @@ AREA_MARGIN = 64  # working pixels searched around a tray area: more than a larg
 # and loses it one size across: above EDGE_ALONG and below EDGE_ACROSS times its own
 EDGE_ALONG = 0.6
 EDGE_ACROSS = 0.0
+SURE = 0.9  # the session says a reading at or above this without asking
+LEVELS = (1.0, 0.5, 0.25)  # image sizes read when the die size is not calibrated
+MIN_LEVEL_SIDE = 64  # a smaller copy than this is not read
 _DIRECTIONS = np.array([(1.0, 0.0), (0.7071, 0.7071), (0.0, 1.0), (-0.7071, 0.7071)])
 
 
@@ -342,9 +345,16 @@ class DiceReader:
         self.skip_edges = True  # peaks on an edge (a tray's rim) are not read: see on_edge
         # optional tray area (x0, y0, x1, y1) in input pixels; dice outside are ignored
         self.area: tuple[float, float, float, float] | None = None
+        # optional tray floor outline (points in input pixels, from calibrate dice): dice
+        # whose centre lies outside it are ignored too (a round tray's corners, its walls)
+        self.floor: list[tuple[float, float]] | None = None
         # input-to-working scale; None: fit the longer side to work_size. Calibration sets it
         # from the die size so that dice are about DIE_SIDE working pixels across.
         self.scale: float | None = None
+        self.levels: tuple[float, ...] = LEVELS  # read uncalibrated (model file: levels)
+        # the raw confidence from which a reading is said without asking (0.9 after
+        # trusted): chosen on the readings of set-ups left out of training (loso_dice)
+        self.sure_from = SURE
 
     def calibrate(self, die_size: float) -> None:
         """Use a die side measured in input pixels (``companion calibrate dice``)."""
@@ -359,6 +369,9 @@ class DiceReader:
         reader = cls(net, extra["pip_confusion"].astype(np.float32), float(extra["accept"]))
         reader.pip_weight = float(extra.get("pip_weight", 1.0))
         reader.candidate_step = int(extra.get("candidate_step", 1))  # what it was trained on
+        # a model trained on one image size per photo (before 2026-11-24) reads only that
+        reader.levels = tuple(float(v) for v in extra.get("levels", [1.0]))
+        reader.sure_from = float(extra.get("sure_from", SURE))
 
         return reader
 
@@ -387,6 +400,31 @@ class DiceReader:
             # a mild reduction is as good bilinear and five times cheaper than INTER_AREA
             mode = cv2.INTER_LINEAR if 0.75 <= factor < 1 else cv2.INTER_AREA
             work = cv2.resize(image, (round(w * factor), round(h * factor)), interpolation=mode)
+        # uncalibrated, the die size is not known: the working image is read again at half
+        # and a quarter size, for dice too large for the candidate sizes (a close-up), and
+        # the readings of all sizes merged (the surest of overlapping ones wins)
+        levels = (1.0,) if self.scale is not None else self.levels
+        kept: list[Die] = []
+        for level in levels:
+            if level == 1.0:
+                found = self._read_work(work, factor, left, top)
+            else:
+                lw, lh = round(work.shape[1] * level), round(work.shape[0] * level)
+                if min(lw, lh) < MIN_LEVEL_SIDE:
+                    continue
+                small = cv2.resize(work, (lw, lh), interpolation=cv2.INTER_AREA)
+                found = [Die(d.value, d.x / level, d.y / level, d.size / level,
+                             d.confidence, d.pips)
+                         for d in self._read_work(small, factor * level, left, top)]
+            kept.extend(found)
+        kept = merge_levels(kept) if len(levels) > 1 else kept
+        # back to input pixels; size reported as the die's side (about 1.2 x blob scale)
+        return [Die(d.value, d.x / factor + left, d.y / factor + top, d.size * 1.2 / factor,
+                    trusted(d.confidence, self.sure_from), d.pips) for d in kept]
+
+    def _read_work(self, work: NDArray[Any], factor: float, left: int, top: int
+                   ) -> list[Die]:
+        """The dice on one working image, in its pixels (size: the candidate's)."""
         step = self.candidate_step
         dist = distance_map(work, step)
         # (until 2026-11-21 four offset points around each large peak were read too, for
@@ -442,9 +480,7 @@ class DiceReader:
             value = int(np.argmax(values)) + 1
             confidence = float(min(present, 1.0) * values[value - 1])
             kept.append(Die(value, x, y, s, confidence, pips))
-        # back to input pixels; size reported as the die's side (about 1.2 x blob scale)
-        return [Die(d.value, d.x / factor + left, d.y / factor + top, d.size * 1.2 / factor,
-                    d.confidence, d.pips) for d in kept]
+        return kept
 
     def _recheck(self, work: NDArray[Any], points: list[Point], inputs: NDArray[Any],
                  which: list[int], first: NDArray[Any]) -> NDArray[Any]:
@@ -513,12 +549,18 @@ class DiceReader:
         return sorted(peaks[i] for i in np.flatnonzero(_within_reach(peaks, dice)))
 
     def _inside(self, points: list[Point], factor: float, left: int, top: int) -> list[Point]:
-        """The points whose centre lies in the tray area (all of them without one)."""
+        """The points whose centre lies in the tray area and floor outline (all of them
+        without an area)."""
         if self.area is None:
             return points
         x0, y0, x1, y1 = self.area
-        return [p for p in points
+        kept = [p for p in points
                 if x0 <= p[0] / factor + left <= x1 and y0 <= p[1] / factor + top <= y1]
+        if self.floor is not None and len(self.floor) >= 3:
+            outline = np.array(self.floor, np.float32).reshape(-1, 1, 2)
+            kept = [p for p in kept if cv2.pointPolygonTest(
+                outline, (p[0] / factor + left, p[1] / factor + top), False) >= 0]
+        return kept
 
     def _inputs(self, work: NDArray[Any], points: list[Point]) -> NDArray[Any]:
         return net_inputs(np.stack([crop(work, x, y, s) for x, y, s in points]),
@@ -551,6 +593,28 @@ class DiceReader:
             if i not in chosen and not any(one_die(i, j) for j in chosen):
                 chosen.append(i)
         return chosen
+
+
+def trusted(confidence: float, sure_from: float) -> float:
+    """The confidence reported for a raw one: unchanged up to 0.5, then stretched so that
+    ``sure_from`` becomes SURE (0.9, the session's bar for saying a reading without asking)
+    and 1 stays 1. The bar 0.35 below which a throw is refused does not move."""
+    if confidence <= 0.5 or sure_from == SURE:
+        return confidence
+    if confidence < sure_from:
+        return 0.5 + (confidence - 0.5) * (SURE - 0.5) / (sure_from - 0.5)
+    return SURE + (confidence - sure_from) * (1 - SURE) / max(1e-9, 1 - sure_from)
+
+
+def merge_levels(dice: list[Die]) -> list[Die]:
+    """Readings of several image sizes as one: surest first, a reading dropped when its
+    centre lies within MERGE sizes (the larger) of one kept."""
+    kept: list[Die] = []
+    for die in sorted(dice, key=lambda d: -d.confidence):
+        if not any(np.hypot(die.x - k.x, die.y - k.y) < MERGE * max(die.size, k.size)
+                   for k in kept):
+            kept.append(die)
+    return kept
 
 
 def _within_reach(points: list[Point], dice: list[Point], more: float = 0.0) -> NDArray[Any]:

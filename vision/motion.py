@@ -34,6 +34,9 @@ from numpy.typing import NDArray
 from companion.observations import CONFIRM_BELOW, DeviceError, DiceSeen, Observation
 from vision.dice import Die
 
+LEAN = 1.3  # dice whose centres are nearer than this many sides touch: one may lean on the other
+AGAIN = "Roll again or type the values."
+
 Area = tuple[float, float, float, float]  # x0, y0, x1, y1 in frame pixels
 
 
@@ -145,8 +148,7 @@ class RestDetector:
             # be a second report of one throw
             self._moved = False
             return [DeviceError(source=self.source, confidence=1.0,
-                                reason=f"I cannot read {len(unsure)} of the dice; is one "
-                                "cocked? Roll again or type the values.",
+                                reason=self._unreadable_sentence(unsure, reading.dice),
                                 raw=" ".join(str(d.value) for d in reading.dice))]
         self._reported = reading
         self._moved = False
@@ -155,6 +157,22 @@ class RestDetector:
         doubted = tuple(d.value for d in reading.dice if d.confidence < CONFIRM_BELOW)
         return [DiceSeen(source=self.source, confidence=confidence, values=reading.values,
                          unsure=doubted)]
+
+    def _unreadable_sentence(self, unsure: list[Die], dice: tuple[Die, ...]) -> str:
+        """Why the throw is refused. A die can stand cocked only leaning on something: another
+        die (centres nearer than LEAN sides) or the tray's wall (its centre within a side of
+        the area's edge). Only then is a cocked die named; an unsure die lying free (a blurred
+        or unusual face, a mark on the table) is only unreadable."""
+        count = f"I cannot read {len(unsure)} of the dice"
+        for die in unsure:
+            if any(other is not die and np.hypot(other.x - die.x, other.y - die.y)
+                   < LEAN * max(other.size, die.size) for other in dice):
+                return f"{count}; one may be cocked against another die. {AGAIN}"
+            if self.area is not None:
+                x0, y0, x1, y1 = self.area
+                if min(die.x - x0, x1 - die.x, die.y - y0, y1 - die.y) < die.size:
+                    return f"{count}; one may be cocked against the tray's wall. {AGAIN}"
+        return f"{count}. {AGAIN}"
 
     def _vote(self) -> tuple[Reading, float] | None:
         """Die by die, when whole readings do not agree: several dice each flickering now

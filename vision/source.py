@@ -116,6 +116,27 @@ def fit_calibration(calibration: dict[str, Any], width: int, height: int
     return scaled, (size * sx if size else None), None
 
 
+def fit_outline(calibration: dict[str, Any], width: int, height: int
+                ) -> list[tuple[float, float]] | None:
+    """The calibrated tray floor's outline (``floor``: points x, y) for pictures ``width`` x
+    ``height``, scaled as fit_calibration scales the area; None without one, or when it is
+    not three points or more, or when the picture's shape differs from the calibrated one."""
+    points = calibration.get("floor")
+    if not isinstance(points, list) or len(points) < 3:
+        return None
+    outline = [_numbers(p, 2) for p in points]
+    if any(p is None for p in outline):
+        log.warning("vision.json: the dice floor outline is not pairs of numbers; not used")
+        return None
+    frame = _numbers(calibration.get("frame") or (), 2)
+    sx = sy = 1.0
+    if frame and width and height and min(frame) > 0:
+        sx, sy = width / frame[0], height / frame[1]
+        if abs(sx / sy - 1) > 0.01:
+            return None
+    return [(p[0] * sx, p[1] * sy) for p in outline if p is not None]
+
+
 def _floor_colour(calibration: dict[str, Any]) -> tuple[float, float, float] | None:
     """The calibrated floor colour; None if there is none (calibrated before colours were
     stored) or the file holds something else there."""
@@ -214,6 +235,8 @@ class CameraSource:
                 reader.area = area
             if die_size:
                 reader.calibrate(die_size)
+            if area is not None:  # the floor's outline: dice outside it are not reported
+                reader.floor = fit_outline(calibration, width, height)
             detector = RestDetector(self._read_with_preview(reader.read), source=self.name,
                                     area=area)
             self._moving = lambda: detector.moving

@@ -97,16 +97,32 @@ def changed_spot(before: Image, after: Image) -> tuple[float, float, float] | No
     return float(x) / scale, float(y) / scale, side / scale
 
 
+Polygon = list[tuple[float, float]]  # a floor's outline, in frame pixels
+
+
 def floor_around(image: Image, x: float, y: float, die_side: float) -> Area | None:
-    """The bounding box (frame pixels) of the floor around a die at (x, y): of the regions
-    whose colour is within FLOOR_SPREAD times the ring's own spread of the median colour of
-    a ring around the die, and which no edge crosses, the one most of the ring lies on (the
-    die, crumbs and other dice leave holes in it, which its box does not mind). Grown by
-    GROW die sides, so that a die against a wall lies inside. None if that region is less
-    than SMALLEST_TRAY die sides across."""
-    smooth, lab, scale = _work(image)
-    h, w = lab.shape[:2]
+    """The bounding box of floor_region (None where it finds no floor)."""
+    found = floor_region(image, x, y, die_side)
+    return found[0] if found else None
+
+
+def floor_region(image: Image, x: float, y: float, die_side: float
+                 ) -> tuple[Area, Polygon] | None:
+    """The floor around a die at (x, y): its bounding box and its outline (frame pixels). Of
+    the regions whose colour is within FLOOR_SPREAD times the ring's own spread of the
+    median colour of a ring around the die, and which no edge crosses, the one most of the
+    ring lies on (the die, crumbs and other dice leave holes in it, which its outline fills).
+    The picture is median-filtered first at about a third of a die, so that felt's or
+    cloth's grain is neither an edge nor a spread of colour that lets the floor run up the
+    walls. Grown by GROW die sides, so that a die against a wall lies inside. The outline
+    follows a round or slanted tray (its box takes in the walls at the corners). None if
+    the floor is less than SMALLEST_TRAY die sides across."""
+    smooth, _, scale = _work(image)
+    h, w = smooth.shape[:2]
     cx, cy, side = x * scale, y * scale, max(2.0, die_side * scale)
+    k = int(min(9, max(3, side * 0.3))) // 2 * 2 + 1
+    smooth = cv2.medianBlur(smooth, k)
+    lab = cv2.cvtColor(smooth, cv2.COLOR_BGR2LAB).astype(np.float32)
     yy, xx = np.mgrid[0:h, 0:w]
     r = np.hypot(xx - cx, yy - cy)
     ring = (r > 1.0 * side) & (r < 2.5 * side)
@@ -126,19 +142,58 @@ def floor_around(image: Image, x: float, y: float, die_side: float) -> Area | No
     which = int(np.argmax(hits))  # the region most of the ring lies on
     if hits[which] == 0:
         return None
-    bx, by, bw, bh = (int(v) for v in stats[which, :4])
+    bw, bh = (int(v) for v in stats[which, 2:4])
     if min(bw, bh) < SMALLEST_TRAY * side:
         return None
-    grow = GROW * side
-    x0, y0 = max(0.0, bx - grow), max(0.0, by - grow)
-    x1, y1 = min(w - 1.0, bx + bw - 1 + grow), min(h - 1.0, by + bh - 1 + grow)
-    return (round(x0 / scale, 1), round(y0 / scale, 1), round(x1 / scale, 1),
+    region = (labels == which).astype(np.uint8)
+    grow = max(1, round(GROW * side))
+    region = cv2.dilate(region, cv2.getStructuringElement(
+        cv2.MORPH_ELLIPSE, (2 * grow + 1, 2 * grow + 1)))
+    contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    outline = max(contours, key=cv2.contourArea)
+    outline = cv2.convexHull(outline) if _solid(outline) else outline
+    outline = cv2.approxPolyDP(outline, max(1.0, 0.01 * cv2.arcLength(outline, True)), True)
+    points = outline.reshape(-1, 2).astype(np.float64)
+    points[:, 0] = np.clip(points[:, 0], 0, w - 1)
+    points[:, 1] = np.clip(points[:, 1], 0, h - 1)
+    x0, y0 = points.min(axis=0)
+    x1, y1 = points.max(axis=0)
+    area = (round(x0 / scale, 1), round(y0 / scale, 1), round(x1 / scale, 1),
             round(y1 / scale, 1))
+    return area, [(round(px / scale, 1), round(py / scale, 1)) for px, py in points]
+
+
+def _solid(outline: Image) -> bool:
+    """Whether the region fills most of its convex hull (dice and crumbs left only holes
+    and notches in it): its hull is then the floor. An L-shaped or cut floor keeps its
+    own outline."""
+    hull = cv2.contourArea(cv2.convexHull(outline))
+    return bool(hull > 0 and cv2.contourArea(outline) >= 0.9 * hull)
+
+
+def inside(polygon: Polygon, x: float, y: float) -> bool:
+    """Whether (x, y) lies in the floor's outline (or on it)."""
+    shape = np.array(polygon, np.float32).reshape(-1, 1, 2)
+    return bool(cv2.pointPolygonTest(shape, (float(x), float(y)), False) >= 0)
+
+
+def edge_distance(polygon: Polygon, x: float, y: float) -> float:
+    """How far (x, y) lies inside the outline (negative: outside)."""
+    shape = np.array(polygon, np.float32).reshape(-1, 1, 2)
+    return float(cv2.pointPolygonTest(shape, (float(x), float(y)), True))
 
 
 def floor_from_dice(image: Image, dice: Sequence[Spot]) -> Area | None:
+    """The bounding box of floor_region_from_dice's floor (None where it finds none)."""
+    found = floor_region_from_dice(image, dice)
+    return found[0] if found else None
+
+
+def floor_region_from_dice(image: Image, dice: Sequence[Spot]
+                           ) -> tuple[Area, Polygon] | None:
     """The floor around the die read surely (confidence 0.9; any if none is) that lies
-    furthest from the others, with all the dice painted over (an empty tray, emulated)."""
+    furthest from the others, with all the dice painted over (an empty tray, emulated): its
+    box and its outline."""
     if not dice:
         return None
     sure = [d for d in dice if d.confidence >= 0.9] or list(dice)
@@ -152,7 +207,7 @@ def floor_from_dice(image: Image, dice: Sequence[Spot]) -> Area | None:
     for die in dice:
         cv2.circle(mask, (round(die.x), round(die.y)), round(0.75 * die.size) + 2, 255, -1)
     empty = cv2.inpaint(image, mask, 5, cv2.INPAINT_TELEA)
-    return floor_around(empty, seed.x, seed.y, seed.size)
+    return floor_region(empty, seed.x, seed.y, seed.size)
 
 
 def floor_colour(image: Image, area: Area) -> Colour:

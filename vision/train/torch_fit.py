@@ -29,7 +29,7 @@ def _torch() -> Any:
 
 def fit(x: NDArray[Any], y: NDArray[Any], widths: tuple[int, ...], classes: tuple[str, ...],
         epochs: int, seed: int = 0, batch: int = 128, max_lr: float = 3e-3,
-        smoothing: float = 0.05, log: bool = True) -> ConvNet:
+        smoothing: float = 0.05, log: bool = True, init: ConvNet | None = None) -> ConvNet:
     """Train on NHWC float inputs ``x`` and integer labels ``y``. Each batch is turned by a
     random quarter turn and mirrored (die faces and card-free crops keep their class), and
     each channel's gain and offset and each pixel are jittered a little."""
@@ -48,6 +48,15 @@ def fit(x: NDArray[Any], y: NDArray[Any], widths: tuple[int, ...], classes: tupl
         c, s = w, s // 2
     fc = nn.Linear(s * s * c, len(classes))
     layers = nn.ModuleList([*convs, fc])  # what the optimiser trains
+    if init is not None:  # start from a trained network's weights (fine-tuning)
+        with torch.no_grad():
+            for i, conv in enumerate(convs):
+                rows = init.params[f"c{i}"]  # (3 * 3 * in, out), im2col order (row, col, in)
+                shape = (3, 3, conv.in_channels, conv.out_channels)
+                conv.weight.copy_(torch.from_numpy(rows.reshape(shape)).permute(3, 2, 0, 1))
+                conv.bias.copy_(torch.from_numpy(init.params[f"cb{i}"]))
+            fc.weight.copy_(torch.from_numpy(init.params["fc"]).T)
+            fc.bias.copy_(torch.from_numpy(init.params["fcb"]))
 
     def forward(t: Any, training: bool) -> Any:
         for conv in convs:

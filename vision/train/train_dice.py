@@ -1,14 +1,20 @@
 """Reproduce vision/models/dice.npz: the dice crop CNN (none, 1..6) and its thresholds.
 
     pip install -e .[train]          # PyTorch, for training only
-    python -m vision.train.train_dice [--epochs N] [--out PATH]
+    python -m vision.train.train_dice [--epochs N] [--out PATH] [--leave-out SETUP]
 
-Trains only on the ``train`` split of tests/data/dice-photos (split.csv); the acceptance
-threshold and the pip counter's weight were chosen on the cross-validation folds of the train
-photos (vision/train/cv_dice.py) and ``val`` pooled, and are constants here (the pip counter's
-count table is measured on ``train``); ``test`` is never read here. The network is trained
-with PyTorch (vision/train/torch_fit.py) and saved for the numpy reader. Deterministic (fixed
-seeds, one thread; run with OPENBLAS_NUM_THREADS=1); about ten minutes on an idle core.
+Learns from every set-up (vision/dice_setups.py): the ``train`` split of the tray photos
+(tests/data/dice-photos; ``val`` and ``test`` are never learned from) and the close-up and
+paper photos of tests/data/dice-photos-2 (every n-th photo: EVERY). Crops are taken at the
+reader's candidates on each photo at every image size it reads uncalibrated (LEVELS), turned,
+shifted, rescaled and shown in other colours (vision/train/dice_augment.py: inverted, tinted,
+hue-turned, marbled), with made-up textures (felt and seams, wood, carpet, tray walls,
+shadows, hands) as "none". The network is fine-tuned from the tray-only model
+(vision/models/dice-tray.npz, the recipe before 2026-11-24) with PyTorch
+(vision/train/torch_fit.py) and saved for the numpy reader. The acceptance bar and the pip
+counter's weight are the constants chosen for the tray-only model; the sure bar
+is chosen on the leave-one-set-up-out readings (vision/train/loso_dice.py). Deterministic
+(fixed seeds, one thread; run with OPENBLAS_NUM_THREADS=1).
 """
 
 from __future__ import annotations
@@ -20,11 +26,13 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.dice import MODEL_PATH, DiceReader, find_peaks, offsets
+from vision.dice import LEVELS, MIN_LEVEL_SIDE, MODEL_PATH, DiceReader, find_peaks, offsets
 from vision.dice_eval import evaluate
-from vision.dice_features import crop, net_input
+from vision.dice_features import CROP, NET_SIDE, SCALES, WORK_SIZE, crop, net_inputs
 from vision.dice_photos import Photo, imread, photos_in
+from vision.dice_setups import SETUPS, photos_of
 from vision.pips import count_pips
+from vision.train.dice_augment import recolour, texture
 from vision.train.torch_fit import fit
 
 POSITIVE_RADIUS = 0.25  # candidate within this fraction of the die's size: a sample of it
@@ -33,9 +41,23 @@ NEGATIVE_RADIUS = 0.35  # farther than this from every die: a "none" sample (off
 # (its crop shows the neighbours at a wrong scale): trained as "none", so that the reader
 # takes the candidate of the die's own size (too large ones merged neighbours away).
 OVERSIZE = 1.6
-POS_AUGMENT = 24
+# A candidate under this fraction of the die's size at its centre is a pip of a die too large
+# for that image size (a close-up read at full size): "none", so that the reader takes the
+# smaller copy's candidate of the whole die
+UNDERSIZE = 0.55
+POS_AUGMENT = 1  # copies of each positive (24 when one photo set of 1,059 dice was all)
 NEG_AUGMENT = 1
-EPOCHS = 6
+NEG_CAP = 8  # the most "none" candidates taken from one photo at one image size
+RECOLOUR = 0.6  # share of the crops shown in other colours (dice_augment.recolour)
+TEXTURES = 2000  # made-up texture crops (dice_augment.texture), "none"
+EPOCHS = 2
+# The network is fine-tuned from the model trained on the tray photos' train split alone
+# (the recipe before 2026-11-24, 24 copies of each die, 6 epochs: vision/models/
+# dice-tray.npz), at a lower learning rate: training from scratch on all set-ups did not
+# fit in the CPU time there was (a shared machine gave about a quarter of a core)
+BASE_PATH = MODEL_PATH.parent / "dice-tray.npz"
+FINE_TUNE_LR = 1e-3
+EVERY = {"tray": 2, "close-up": 2, "paper": 1}  # every n-th photo of each set-up is used
 WIDTHS = (24, 48, 48)
 # grey level and colour distance from the face, plus a* and b*: red pips on a dark die hardly
 # show in the first two. Cross-validated on the train photos (vision/train/cv_dice.py):
@@ -52,44 +74,119 @@ PIP_WEIGHT = 0.3
 # does search a half-size copy, but moves each peak to its best at full size before cropping:
 # vision.dice.DiceReader._first_peaks. The training crops stay at the full-size candidates.)
 CANDIDATE_STEP = 1
+# The raw confidence from which a reading is said without asking: chosen on the leave-one-
+# set-up-out readings (vision/train/loso_dice.py --sure), the least of 0.9 ... 0.998 under
+# which at most 1 in 200 of the readings above it was wrong
+SURE_FROM = 0.995
 
 
 def crops(photos: list[Photo], rng: np.random.Generator,
           step: int = 1) -> tuple[np.ndarray, np.ndarray]:
-    """Augmented training crops (turned, mirrored, shifted, rescaled, relit) and labels, at
-    the candidates the reader finds (with a lower bar, and offset points around every peak,
-    for more hard negatives) and at the labelled centres."""
+    """Augmented training crops (turned, mirrored, shifted, rescaled, recoloured) and labels,
+    at the candidates the reader finds on each photo at every image size it reads
+    (LEVELS; with a lower bar, and offset points around every peak, for more hard
+    negatives) and at the labelled centres of the dice the candidate sizes fit there; then
+    made-up textures (vision/train/dice_augment.py) as "none"."""
     xs: list[np.ndarray] = []
     ys: list[int] = []
+    lo, hi = min(SCALES) * 0.8, max(SCALES) * 1.25  # candidate sizes a die is read at
     for photo in photos:
         image = imread(photo.path)
-        points = [q for x, y, s in find_peaks(image, step, threshold=6.0, limit=300)
-                  for q in [(x, y, s), *offsets(x, y, s)]]
-        centres = np.array([d.centre for d in photo.dice])
-        sizes = np.array([d.size for d in photo.dice])
-        jobs: list[tuple[float, float, float, int, int]] = []
-        for x, y, size in points:
-            dist = np.hypot(centres[:, 0] - x, centres[:, 1] - y) / sizes
-            nearest = int(np.argmin(dist))
-            scale = size / (sizes[nearest] / 1.5)  # 1: the crop shows the die at its size
-            if dist[nearest] < POSITIVE_RADIUS and scale <= OVERSIZE:
-                jobs.append((x, y, size, photo.dice[nearest].value, POS_AUGMENT))
-            elif dist[nearest] > NEGATIVE_RADIUS or scale > OVERSIZE:
-                jobs.append((x, y, size, 0, NEG_AUGMENT))
-        for die in photo.dice:  # the labelled centres too, at the usual size ratio
-            jobs.append((*die.centre, die.size / 1.5, die.value, POS_AUGMENT))
-        for x, y, size, label, copies in jobs:
-            for _ in range(copies):
-                jitter = size * 0.08
-                patch = crop(image, x + rng.normal(0, jitter), y + rng.normal(0, jitter),
-                             size * rng.uniform(0.88, 1.12), angle=rng.uniform(0, 360),
-                             flip=bool(rng.integers(2)))
-                if rng.random() < 0.5:  # lighting: gain and offset
-                    patch = cv2.convertScaleAbs(patch, alpha=rng.uniform(0.75, 1.25),
-                                                beta=rng.uniform(-25, 25))
-                xs.append(patch)
-                ys.append(label)
+        factor = WORK_SIZE / max(image.shape[:2])
+        if abs(factor - 1) <= 0.05:
+            factor = 1.0
+        work = image if factor == 1.0 else cv2.resize(
+            image, (round(image.shape[1] * factor), round(image.shape[0] * factor)),
+            interpolation=cv2.INTER_AREA)
+        for level in LEVELS:
+            f = factor * level
+            img = work if level == 1.0 else cv2.resize(
+                work, (round(work.shape[1] * level), round(work.shape[0] * level)),
+                interpolation=cv2.INTER_AREA)
+            if min(img.shape[:2]) < MIN_LEVEL_SIDE:
+                continue
+            centres = np.array([d.centre for d in photo.dice]) * f
+            sizes = np.array([d.size for d in photo.dice]) * f
+            fits = (sizes / 1.5 >= lo) & (sizes / 1.5 <= hi)
+            points = [q for x, y, s in find_peaks(img, step, threshold=6.0, limit=300)
+                      for q in [(x, y, s), *offsets(x, y, s)]]
+            jobs: list[tuple[float, float, float, int, int]] = []
+            negatives: list[tuple[float, float, float, int, int]] = []
+            for x, y, size in points:
+                dist = np.hypot(centres[:, 0] - x, centres[:, 1] - y) / sizes
+                nearest = int(np.argmin(dist))
+                scale = size / (sizes[nearest] / 1.5)  # 1: the crop shows the die at its size
+                if dist[nearest] < POSITIVE_RADIUS and UNDERSIZE <= scale <= OVERSIZE:
+                    jobs.append((x, y, size, photo.dice[nearest].value, POS_AUGMENT))
+                elif (dist[nearest] > NEGATIVE_RADIUS and dist[nearest] * sizes[nearest]
+                      > NEGATIVE_RADIUS * size * 1.5) or scale < UNDERSIZE or (
+                          scale > OVERSIZE and fits[nearest]):
+                    # (far from every die, or a pip of a die too large for this size, or a
+                    # blob of several dice that fit this size)
+                    negatives.append((x, y, size, 0, NEG_AUGMENT))
+            if len(negatives) > NEG_CAP:
+                keep = rng.choice(len(negatives), NEG_CAP, replace=False)
+                negatives = [negatives[i] for i in sorted(keep)]
+            for die, (cx, cy), s, ok in zip(photo.dice, centres, sizes, fits, strict=True):
+                if ok:  # the labelled centres too, at the usual size ratio
+                    jobs.append((cx, cy, s / 1.5, die.value, POS_AUGMENT))
+            for x, y, size, label, copies in jobs + negatives:
+                for _ in range(copies):
+                    jitter = size * 0.08
+                    patch = crop(img, x + rng.normal(0, jitter), y + rng.normal(0, jitter),
+                                 size * rng.uniform(0.88, 1.12), angle=rng.uniform(0, 360),
+                                 flip=bool(rng.integers(2)))
+                    if rng.random() < RECOLOUR:
+                        patch = recolour(patch, rng)
+                    xs.append(patch)
+                    ys.append(label)
+    for _ in range(TEXTURES):
+        xs.append(texture(rng, CROP))
+        ys.append(0)
     return np.array(xs), np.array(ys, np.int64)
+
+
+def inputs(patches: np.ndarray, channels: int, chunk: int = 2048) -> np.ndarray:
+    """The network's inputs for all crops, a chunk at a time (as the reader makes them)."""
+    out = np.empty((len(patches), NET_SIDE, NET_SIDE, channels), np.float32)
+    for start in range(0, len(patches), chunk):
+        out[start : start + chunk] = net_inputs(patches[start : start + chunk], channels)
+    return out
+
+
+def training_photos(setups: tuple[str, ...] = SETUPS) -> list[Photo]:
+    """The photos a model learns from: the tray photos' train split, and every photo of the
+    other set-ups named (they have no test split: they are measured when left out)."""
+    return [p for setup in setups
+            for p in photos_of(setup, "train" if setup == "tray" else None)[::EVERY[setup]]]
+
+
+def train(photos: list[Photo], channels: int = 4, epochs: int = 0, log: bool = True
+          ) -> DiceReader:
+    """A reader with a network and pip count table learned from ``photos``."""
+    patches, y = crops(photos, np.random.default_rng(0))
+    x = inputs(patches, channels)
+    del patches
+    if log:
+        print(f"{len(x)} training crops, per class {np.bincount(y).tolist()}", flush=True)
+    classes = ("none", "1", "2", "3", "4", "5", "6")
+    base = DiceReader.load(BASE_PATH).net
+    net = fit(x, y, WIDTHS, classes, epochs=epochs or EPOCHS, log=log, init=base,
+              max_lr=FINE_TUNE_LR)
+    del x
+    reader = DiceReader(net, pips=pip_confusion(photos), accept=ACCEPT)
+    reader.pip_weight = PIP_WEIGHT
+    reader.levels = LEVELS
+    return reader
+
+
+def save(reader: DiceReader, path: Path) -> None:
+    pips = reader.pips if reader.pips is not None else np.ones((7, 10), np.float32) / 10
+    reader.net.save(path, pip_confusion=pips, accept=np.array(reader.accept, np.float32),
+                    pip_weight=np.array(reader.pip_weight, np.float32),
+                    candidate_step=np.array(reader.candidate_step),
+                    levels=np.array(reader.levels, np.float32),
+                    sure_from=np.array(reader.sure_from, np.float32))
 
 
 def pip_confusion(photos: list[Photo]) -> np.ndarray:
@@ -126,38 +223,20 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--epochs", type=int, default=EPOCHS)
     parser.add_argument("--out", type=Path, default=MODEL_PATH)
-    parser.add_argument("--candidate-step", type=int, default=CANDIDATE_STEP, choices=(1, 2))
     parser.add_argument("--channels", type=int, default=CHANNELS, choices=(2, 4))
-    parser.add_argument("--choose-on-val", action="store_true",
-                        help="choose the bar and the pip weight on val alone (the old rule)")
-    parser.add_argument("--weights", type=Path,
-                        help="take the network from this model file instead of training it"
-                        " (only the thresholds are chosen again)")
+    parser.add_argument("--leave-out", action="append", default=[], choices=SETUPS,
+                        help="do not learn from this set-up (repeatable)")
+    parser.add_argument("--sure-from", type=float, default=SURE_FROM,
+                        help="raw confidence said without asking (chosen by loso_dice --sure)")
     args = parser.parse_args(argv)
-    train = photos_in("train")
-    val = photos_in("val")
-    if args.weights:
-        net = DiceReader.load(args.weights).net
-    else:
-        patches, y = crops(train, np.random.default_rng(0), args.candidate_step)
-        x = np.array([net_input(p, args.channels) for p in patches])
-        del patches
-        print(f"{len(x)} training crops, per class {np.bincount(y).tolist()}", flush=True)
-        classes = ("none", "1", "2", "3", "4", "5", "6")
-        net = fit(x, y, WIDTHS, classes, epochs=args.epochs)
-    confusion = pip_confusion(train)
-    reader = DiceReader(net, pips=confusion, accept=ACCEPT)
-    reader.candidate_step = args.candidate_step
-    if args.choose_on_val:
-        score, weight, accept = choose(reader, val)
-    else:
-        weight, accept = PIP_WEIGHT, ACCEPT
-        reader.pip_weight = weight
-        score = evaluate(reader, val).die_accuracy
-    net.save(args.out, pip_confusion=confusion, accept=np.array(accept, np.float32),
-             pip_weight=np.array(weight, np.float32),
-             candidate_step=np.array(args.candidate_step))
-    print(f"saved {args.out} (accept {accept}, pip weight {weight}, val per-die {score:.4f})")
+    setups = tuple(s for s in SETUPS if s not in args.leave_out)
+    reader = train(training_photos(setups), args.channels, args.epochs)
+    reader.sure_from = args.sure_from
+    save(reader, args.out)
+    note = ""
+    if "tray" in setups:
+        note = f", tray val per-die {evaluate(reader, photos_in('val')).die_accuracy:.4f}"
+    print(f"saved {args.out} (learned from {', '.join(setups)}{note})")
     return 0
 
 

@@ -1,0 +1,166 @@
+"""Training-only picture changes for the dice crops: other dice colours, and textures that
+are not dice.
+
+The photos hold few dice sets (white, black, red, translucent in the tray photos; grey in the
+others) and few tables. So that the reader is not tied to them:
+
+- ``recolour``: a die crop as another set might look: inverted (a dark die with light pips),
+  tinted (a coloured face), channels swapped, hue turned, saturation changed, marbled (a slow
+  colour field laid over it), blurred, noisy, relit;
+- ``texture``: a crop of something that is not a die, made up: felt of many colours with
+  seams and folds, wood grain, carpet, a tray's wall or corner, a soft shadow, a hand's
+  fingers, a screw hole; trained as "none".
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+Image = NDArray[Any]
+
+
+def _smooth_field(rng: np.random.Generator, side: int, cells: int, channels: int = 1
+                  ) -> Image:
+    """A slowly varying field in -1..1 (noise on a cells x cells grid, enlarged)."""
+    grid = rng.uniform(-1, 1, (cells, cells, channels)).astype(np.float32)
+    big = cv2.resize(grid, (side, side), interpolation=cv2.INTER_CUBIC)
+    return big.reshape(side, side, channels)
+
+
+def recolour(patch: Image, rng: np.random.Generator) -> Image:
+    """A die crop (BGR bytes) in other colours (see the module's notes)."""
+    p: Image = patch.astype(np.float32)
+    side = p.shape[0]
+    if rng.random() < 0.3:
+        p = 255 - p  # a dark die with light pips (the table inverted with it)
+    if rng.random() < 0.5:  # a coloured face: white becomes the tint, dark pips stay dark
+        tint = rng.uniform(0.15, 1.0, 3)
+        p = p * (tint / tint.max())
+    if rng.random() < 0.4:
+        p = p[..., rng.permutation(3)]
+    if rng.random() < 0.25:  # marbled or translucent: a slow colour field over the die
+        p = p * (1 + rng.uniform(0.1, 0.35) * _smooth_field(rng, side, 3, 3))
+    out: Image = np.clip(p, 0, 255).astype(np.uint8)
+    if rng.random() < 0.5:
+        hsv = cv2.cvtColor(out, cv2.COLOR_BGR2HSV).astype(np.int32)
+        hsv[..., 0] = (hsv[..., 0] + int(rng.integers(180))) % 180
+        hsv[..., 1] = np.clip(hsv[..., 1] * rng.uniform(0.4, 2.0), 0, 255)
+        out = cv2.cvtColor(hsv.astype(np.uint8), cv2.COLOR_HSV2BGR)
+    if rng.random() < 0.5:  # light: gain, offset, gamma
+        gamma = rng.uniform(0.6, 1.6)
+        table = np.clip(255 * (np.arange(256) / 255) ** gamma * rng.uniform(0.7, 1.3)
+                        + rng.uniform(-30, 30), 0, 255).astype(np.uint8)
+        out = cv2.LUT(out, table)
+    if rng.random() < 0.3:
+        out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.5, 1.6))
+    if rng.random() < 0.3:
+        noise = rng.normal(0, rng.uniform(2, 10), out.shape)
+        out = np.clip(out + noise, 0, 255).astype(np.uint8)
+    return out
+
+
+def _colour(rng: np.random.Generator) -> NDArray[Any]:
+    return rng.uniform(0, 255, 3)
+
+
+def _felt(rng: np.random.Generator, side: int) -> Image:
+    base = _colour(rng) * rng.uniform(0.3, 1.0)
+    grain = cv2.GaussianBlur(rng.normal(0, rng.uniform(4, 18), (side, side, 1)).astype(
+        np.float32), (0, 0), rng.uniform(0.5, 1.5)).reshape(side, side, 1)
+    img = base + grain + 25 * rng.uniform(0, 1) * _smooth_field(rng, side, 2)
+    if rng.random() < 0.7:  # a seam, a fold or the edge of a felt insert
+        img = _line(img, rng, side)
+    return img
+
+
+def _line(img: Image, rng: np.random.Generator, side: int) -> Image:
+    angle = rng.uniform(0, np.pi)
+    yy, xx = np.indices((side, side)) - side / 2
+    offset = rng.uniform(-side / 3, side / 3)
+    d = np.abs(xx * np.cos(angle) + yy * np.sin(angle) - offset)
+    width = rng.uniform(0.8, 5)
+    strength = rng.uniform(-120, 120)
+    return img + (strength * np.exp(-(d / width) ** 2))[..., None]
+
+
+def _wood(rng: np.random.Generator, side: int) -> Image:
+    base = np.array([rng.uniform(20, 120), rng.uniform(50, 160), rng.uniform(90, 230)])
+    angle = rng.uniform(0, np.pi)
+    yy, xx = np.indices((side, side)).astype(np.float32)
+    along = xx * np.cos(angle) + yy * np.sin(angle)
+    warp = 6 * _smooth_field(rng, side, 3)[..., 0]
+    grain = np.sin(along * rng.uniform(0.3, 1.5) + warp) * rng.uniform(10, 45)
+    if rng.random() < 0.3:  # a knot
+        cx, cy = rng.uniform(8, side - 8, 2)
+        r = np.hypot(xx - cx, (yy - cy) * rng.uniform(1, 2.5))
+        grain = grain + 40 * np.sin(r * 0.8) * np.exp(-r / 12)
+    return base * (1 + grain[..., None] / 255) + grain[..., None] * 0.3
+
+
+def _carpet(rng: np.random.Generator, side: int) -> Image:
+    colours = rng.uniform(0, 255, (3, 3))
+    pick = rng.integers(0, 3, (side // 2, side // 2))
+    img = cv2.resize(colours[pick].astype(np.float32), (side, side),
+                     interpolation=cv2.INTER_NEAREST)
+    return cv2.GaussianBlur(img, (0, 0), rng.uniform(0.4, 1.2))
+
+
+def _wall(rng: np.random.Generator, side: int) -> Image:
+    """A tray's wall meeting its floor (or a corner): two or three flat tones, a highlight."""
+    floor = _felt(rng, side) if rng.random() < 0.5 else np.full((side, side, 3), _colour(rng))
+    wall = _colour(rng) * rng.uniform(0.2, 1.0)
+    yy, xx = np.indices((side, side)) - side / 2
+    img = floor.copy()
+    for _ in range(int(rng.integers(1, 3))):
+        angle = rng.uniform(0, 2 * np.pi)
+        d = xx * np.cos(angle) + yy * np.sin(angle) - rng.uniform(-side / 4, side / 3)
+        img = np.where((d > 0)[..., None], wall + rng.uniform(-30, 30), img)
+        img = img + (rng.uniform(30, 90) * np.exp(-(d / 1.5) ** 2))[..., None]
+    return img
+
+
+def _shadow(rng: np.random.Generator, side: int) -> Image:
+    img = _felt(rng, side) if rng.random() < 0.5 else np.full((side, side, 3), _colour(rng))
+    yy, xx = np.indices((side, side)).astype(np.float32)
+    cx, cy = rng.uniform(0, side, 2)
+    r = np.hypot((xx - cx) / rng.uniform(6, 24), (yy - cy) / rng.uniform(6, 24))
+    return img * (1 - rng.uniform(0.3, 0.7) * np.exp(-r ** 2))[..., None]
+
+
+def _hand(rng: np.random.Generator, side: int) -> Image:
+    img = _felt(rng, side) if rng.random() < 0.5 else _wood(rng, side)
+    skin = np.array([rng.uniform(60, 180), rng.uniform(90, 200), rng.uniform(140, 250)])
+    mask: Image = np.zeros((side, side), np.float32)
+    angle = rng.uniform(0, 180)
+    for _ in range(int(rng.integers(1, 5))):
+        cx, cy = rng.uniform(0, side), rng.uniform(0, side)
+        cv2.ellipse(mask, (int(cx), int(cy)), (int(rng.uniform(12, 30)), int(rng.uniform(4, 9))),
+                    angle + rng.uniform(-15, 15), 0, 360, 1.0, -1)
+    mask = cv2.GaussianBlur(mask, (0, 0), 1.0)[..., None]
+    shade = 1 + 0.25 * _smooth_field(rng, side, 2)
+    return img * (1 - mask) + skin * shade * mask
+
+
+def _hole(rng: np.random.Generator, side: int) -> Image:
+    """A screw hole, a crumb or a spot on a plain table: one or two small blobs, no die."""
+    img = _felt(rng, side) if rng.random() < 0.6 else np.full((side, side, 3), _colour(rng))
+    for _ in range(int(rng.integers(1, 3))):
+        centre = (int(rng.uniform(10, side - 10)), int(rng.uniform(10, side - 10)))
+        cv2.circle(img, centre, int(rng.uniform(2, 7)), _colour(rng).tolist(), -1)
+    return img
+
+
+MAKERS = (_felt, _felt, _wood, _carpet, _wall, _wall, _shadow, _hand, _hole)
+
+
+def texture(rng: np.random.Generator, side: int) -> Image:
+    """A made-up crop of something that is not a die (BGR bytes, side x side)."""
+    maker = MAKERS[int(rng.integers(len(MAKERS)))]
+    img: Image = np.clip(maker(rng, side), 0, 255).astype(np.uint8)
+    if rng.random() < 0.3:
+        img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.5, 1.5))
+    return img
