@@ -71,6 +71,7 @@ class Refused:
 class SeenCards:
     cards: list[SeenCard] = field(default_factory=list)
     refused: list[Refused] = field(default_factory=list)
+    face_down: list[Refused] = field(default_factory=list)  # backs up: seen, not read
 
 
 def _table_model(lab: NDArray[Any]) -> tuple[NDArray[Any], float]:
