@@ -136,7 +136,44 @@ def table(kind: str, size: tuple[int, int], rng: np.random.Generator) -> Image:
     return np.clip(out, 0, 255).astype(np.uint8)
 
 
-def _card_quad(cx: float, cy: float, height: float, aspect: float, angle: float) -> Image:
+def random_back(rng: np.random.Generator, size: tuple[int, int] = (200, 280)) -> Image:
+    """A made-up card back (BGRA): a white or coloured margin round a lattice, dots, stripes
+    or a mottled print in one or two colours, so that the reader learns backs in general,
+    not the few of the real designs."""
+    w, h = size
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    ink = np.array(rng.uniform(20, 200, 3), np.float32)
+    ground = np.array(rng.uniform(180, 250, 3) if rng.random() < 0.6 else rng.uniform(
+        20, 200, 3), np.float32)
+    kind = int(rng.integers(4))
+    period = rng.uniform(6, 18)
+    if kind == 0:  # lattice
+        a = np.abs(np.sin((xx + yy) * np.pi / period))
+        b = np.abs(np.sin((xx - yy) * np.pi / period))
+        share = np.minimum(a, b) < rng.uniform(0.2, 0.6)
+    elif kind == 1:  # dots
+        share = (np.sin(xx * np.pi / period) * np.sin(yy * np.pi / period)) > rng.uniform(0, 0.6)
+    elif kind == 2:  # stripes
+        angle = rng.uniform(0, np.pi)
+        share = np.sin((xx * np.cos(angle) + yy * np.sin(angle)) * np.pi / period) > 0
+    else:  # mottled print
+        share = _noise((w, h), period, rng) > 0
+    out = np.where(share[..., None], ink, ground)
+    margin = int(rng.uniform(0, 16))
+    if margin:
+        frame = np.array(rng.uniform(200, 255, 3) if rng.random() < 0.7 else ink, np.float32)
+        out[:margin], out[-margin:], out[:, :margin], out[:, -margin:] = (frame,) * 4
+    alpha = np.zeros((h, w), np.uint8)
+    r = int(rng.uniform(6, 16))
+    cv2.rectangle(alpha, (r, 0), (w - 1 - r, h - 1), 255, -1)
+    cv2.rectangle(alpha, (0, r), (w - 1, h - 1 - r), 255, -1)
+    for x, y in ((r, r), (w - 1 - r, r), (r, h - 1 - r), (w - 1 - r, h - 1 - r)):
+        cv2.circle(alpha, (x, y), r, 255, -1, cv2.LINE_AA)
+    back: Image = np.dstack([np.clip(out, 0, 255).astype(np.uint8), alpha])
+    return back
+
+
+def card_quad(cx: float, cy: float, height: float, aspect: float, angle: float) -> Image:
     w = height * aspect
     pts = np.array([[-w / 2, -height / 2], [w / 2, -height / 2], [w / 2, height / 2],
                     [-w / 2, height / 2]], np.float32)
@@ -145,7 +182,7 @@ def _card_quad(cx: float, cy: float, height: float, aspect: float, angle: float)
     return out
 
 
-def _paste(canvas: Image, art: Image, quad: Image) -> Image:
+def paste(canvas: Image, art: Image, quad: Image) -> Image:
     """Draw a BGRA picture onto the canvas at ``quad``; returns its coverage (float32, 0..1)."""
     h, w = canvas.shape[:2]
     ah, aw = art.shape[:2]
@@ -158,7 +195,7 @@ def _paste(canvas: Image, art: Image, quad: Image) -> Image:
     return out
 
 
-def _shadow(canvas: Image, quad: Image, offset: Image, blur: float, depth: float) -> None:
+def shadow(canvas: Image, quad: Image, offset: Image, blur: float, depth: float) -> None:
     h, w = canvas.shape[:2]
     mask: Image = np.zeros((h, w), np.float32)
     cv2.fillConvexPoly(mask, np.round(quad + offset).astype(np.int32), 1.0)
@@ -282,7 +319,7 @@ def art_scene(rng: np.random.Generator, decks: list[Deck], size: tuple[int, int]
                 break
             cx, cy = rng.uniform(height * 0.55, w - height * 0.55), rng.uniform(
                 height * 0.55, h - height * 0.55)
-            candidate = _card_quad(cx, cy, height, aspect, rng.uniform(-np.pi, np.pi))
+            candidate = card_quad(cx, cy, height, aspect, rng.uniform(-np.pi, np.pi))
             if all(_apart(candidate, q, 1.2) for q in quads):
                 quad = candidate
         if quad is None:
@@ -294,8 +331,8 @@ def art_scene(rng: np.random.Generator, decks: list[Deck], size: tuple[int, int]
         if down:  # a design without a back (knoll-vector) gets another design's
             back = deck.back if deck.back is not None else load_deck(OTHER_INDEX_DESIGNS[0]).back
             art = art if back is None else back
-        _shadow(canvas, quad, np.array([2.0, 3.0], np.float32), 3, 0.25)
-        _paste(canvas, art, quad)
+        shadow(canvas, quad, np.array([2.0, 3.0], np.float32), 3, 0.25)
+        paste(canvas, art, quad)
     covered = _hand(canvas, rng) if rng.random() < hand else None
     # the camera is not straight above: one homography for the whole table
     src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
