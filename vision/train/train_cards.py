@@ -241,10 +241,10 @@ def score(reader: CardReader, seeds: range, overlap: bool = False) -> CardScore:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--scenes", type=int, default=100, help="generated-design scenes")
-    parser.add_argument("--faces", type=int, default=12000, help="generated-design corners")
-    parser.add_argument("--art-scenes", type=int, default=300, help="real-design scenes")
-    parser.add_argument("--art-faces", type=int, default=40000, help="real-design corners")
+    parser.add_argument("--scenes", type=int, default=60, help="generated-design scenes")
+    parser.add_argument("--faces", type=int, default=10000, help="generated-design corners")
+    parser.add_argument("--art-scenes", type=int, default=200, help="real-design scenes")
+    parser.add_argument("--art-faces", type=int, default=30000, help="real-design corners")
     parser.add_argument("--epochs", type=int, default=30)
     parser.add_argument("--report", type=int, default=0)
     args = parser.parse_args(argv)
