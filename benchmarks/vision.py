@@ -11,7 +11,9 @@
   the photos above include crowded trays of twenty dice and more);
 - dice, crowded trays: the same for the test photos of CROWDED dice or more alone (the
   slowest frames: most crops for the network);
-- cards: a generated 1280x720 card scene (three cards);
+- cards: a generated 1280x720 card scene (three cards); and scenes of real card art
+  (vision/card_art.py, the held-out design, three cards) on each kind of table in turn,
+  pale cloth and newspaper among them (``cards_art_fps``);
 - motion: the rest detector's per-frame cost while dice move (the reader does not run then).
 OpenCV is held to one thread (cv2.setNumThreads(1)); numpy's BLAS may still use more unless
 OPENBLAS_NUM_THREADS=1 is set, which this script sets before importing numpy when it can.
@@ -123,6 +125,13 @@ def main(argv: list[str]) -> int:
     card_frames = [make_scene(np.random.default_rng(500 + i), size=(W, H), count=3).image
                    for i in range(args.frames)]
     results["cards_fps"] = _fps(CardReader.load().read, card_frames)
+    from vision.card_art import TABLES, art_scene, load_deck
+
+    # real card art (the held-out design) on each kind of table, pale ones included
+    art_frames = [art_scene(np.random.default_rng(700 + i), [load_deck("neoclassical")],
+                            size=(W, H), count=3, kind=TABLES[i % len(TABLES)]).image
+                  for i in range(args.frames)]
+    results["cards_art_fps"] = _fps(CardReader.load().read, art_frames)
     detector = RestDetector(reader.read)  # the reader of all the test photos, last above
     moving = [np.roll(frames[0], 7 * i, axis=1) for i in range(args.frames)]
     results["motion_gate_fps"] = _fps(detector.feed, moving)
@@ -137,6 +146,8 @@ def main(argv: list[str]) -> int:
             print(f"dice reader   {results[f'{key}_fps']:7.1f} frames/s at {W}x{H}, one core "
                   f"({which}; tray area: the whole photo)")
         print(f"card reader   {results['cards_fps']:7.1f} frames/s at {W}x{H}, one core")
+        print(f"card reader   {results['cards_art_fps']:7.1f} frames/s at {W}x{H}, one core "
+              "(real card art on each kind of table)")
         print(f"motion gate   {results['motion_gate_fps']:7.1f} frames/s while dice move")
         print("target: 30 frames/s for each reader")
     return 0

@@ -112,6 +112,8 @@ usage: companion COMMAND [options]
   emulate [dgt]                       a virtual serial device on a pty
   emulate camera [--throws N] [--dice K] [--out FILE]
                                       a recording of dice throws, for --dice camera:FILE
+  emulate cards [--deal crazy-eights|cribbage] [--design D] [--out FILE]
+                                      a recording of cards laid out, for --cards camera:FILE
   hub mqtt://HOST/CLUB|FILE [--port N] [--bind ADDR]
                                       every table of a club live, standings, exports
   demo [--voice V] [--fast]           a complete scripted game through the emulator, spoken

@@ -58,8 +58,10 @@ class PtyDevice:
                 os.close(fd)
 
 
-# the chess board's emulator, and a recording of generated throws for --dice camera:FILE
-OTHER_DEVICES = {"dgt": "devices.dgt_emulator", "camera": "vision.recording"}
+# the chess board's emulator, a recording of generated throws for --dice camera:FILE, and one
+# of real card faces laid on a table for --cards camera:FILE
+OTHER_DEVICES = {"dgt": "devices.dgt_emulator", "camera": "vision.recording",
+                 "cards": "vision.card_recording"}
 
 
 def main(argv: list[str]) -> int:

@@ -213,10 +213,9 @@ def test_card_joined_to_glare_or_a_pale_table_is_found_by_its_edges(reader: Card
     scene = make_scene(np.random.default_rng(seed))
     assert scene.background == "light wood"
     truth = sorted(str(p.card) for p in scene.cards)
-    by_colour = reader.faces(scene.image, edges=False)[0]
-    assert len(by_colour) < len(truth)  # the reader without edges misses a card
-    _, _, _, _, by_edges = reader.faces(scene.image)
-    assert any(by_edges)
+    # (the whiteness levels alone missed a card in each of these; since balance() and the
+    # pale-table path of 2026-11-24 they may find it without the edges: what matters is
+    # that every card is read and nothing refused)
     seen = reader.read(scene.image)
     assert sorted(str(c.card) for c in seen.cards) == truth
     assert seen.refused == []

@@ -292,7 +292,7 @@ def test_read_cards_text_and_json(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert read_main(["cards", str(path), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     (entry,) = data["images"]
-    assert set(entry) == {"image", "cards", "refused"}
+    assert set(entry) == {"image", "cards", "refused", "face_down"}
     for card in entry["cards"]:
         assert set(card) == {"card", "corners", "confidence"} and len(card["corners"]) == 4
     assert read_main(["cards", str(path)]) == 0
@@ -359,7 +359,8 @@ def test_calibrate_cards_learns_the_shown_cards(tmp_path: Path) -> None:
     scene = make_scene(np.random.default_rng(77), count=1, cards=[Card.parse("AS")])
     video = tmp_path / "ace.avi"
     _record(video, [scene.image] * 4)
-    answers = iter(["", "q"])
+    # card by card: n (no layout), the ace of spades shown, then q
+    answers = iter(["n", "", "q"])
     assert calibrate_main(["cards", "--camera", str(video)], ask=lambda _: next(answers)) == 0
     base = tmp_path / "config" / "table-companion"
     saved = json.loads((base / "vision.json").read_text())
@@ -367,6 +368,27 @@ def test_calibrate_cards_learns_the_shown_cards(tmp_path: Path) -> None:
     with np.load(base / "vision_cards.npz") as deck:
         assert [str(n) for n in deck["names"]] == ["AS", "AS"]  # both index corners
         assert deck["features"].shape[0] == 2
+
+
+def test_calibrate_cards_takes_a_confirmed_layout_and_skips_those_cards(
+        tmp_path: Path) -> None:
+    from companion.cards import Card
+
+    scene = make_scene(np.random.default_rng(77), count=1, cards=[Card.parse("AS")])
+    video = tmp_path / "ace.avi"
+    _record(video, [scene.image] * 4)
+    prompts: list[str] = []
+    answers = iter(["", "y", "n", "q"])  # lay out, confirm, go on one by one, stop
+
+    def ask(text: str) -> str:
+        prompts.append(text)
+        return next(answers)
+
+    assert calibrate_main(["cards", "--camera", str(video)], ask=ask) == 0
+    assert "I read AS. Is that right?" in prompts[1]
+    assert "ace of spades" not in prompts[-1].lower() and "Show the" in prompts[-1]
+    with np.load(tmp_path / "config" / "table-companion" / "vision_cards.npz") as deck:
+        assert [str(n) for n in deck["names"]] == ["AS", "AS"]
 
 
 def test_camera_preview_option(tmp_path: Path) -> None:

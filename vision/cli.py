@@ -8,8 +8,10 @@ calibrate: a short guided set-up from the camera (headless: prompts on the termi
 - dice: clear the tray, then put one die in it: learns the tray area (the floor around the
   die, which is what changed between the two pictures: vision/tray.py; the frame minus a
   margin if no floor is found; --area x0,y0,x1,y1 sets it) and the die's size in pixels.
-- cards: show each card of the deck once, face up, alone; learns the deck's corner indices
-  (both corners of each card), used from then on beside the general model.
+- cards: first cards laid out together that the model reads surely (the user confirms the
+  list), then each other card of the deck shown alone, face up; learns the deck's corner
+  indices (both corners of each card) and which readings the model gave wrongly for it,
+  used from then on beside the general model.
 Stored in ``user_config_dir()/vision.json`` and used by ``--dice camera:0`` / ``--cards ...``.
 """
 
@@ -80,12 +82,14 @@ def read_main(argv: list[str]) -> int:
             seen = reader.read(image)
             _annotate(args.annotate, path, draw_cards(image, seen) if args.annotate else None)
             results.append({"image": path, "cards": [c.to_json() for c in seen.cards],
-                            "refused": [r.to_json() for r in seen.refused]})
+                            "refused": [r.to_json() for r in seen.refused],
+                            "face_down": [r.to_json()["corners"] for r in seen.face_down]})
             if not args.json:
                 names = " ".join(str(c.card) for c in seen.cards) or "no cards"
                 refused = f"; {len(seen.refused)} refused: {seen.refused[0].reason}" \
                     if seen.refused else ""
-                print(f"{path}: {names}{refused}")
+                down = f"; {len(seen.face_down)} face down" if seen.face_down else ""
+                print(f"{path}: {names}{refused}{down}")
     if args.json:
         json.dump({"images": results}, sys.stdout, indent=2)
         print()
@@ -274,31 +278,71 @@ def _ghosts_sentence(ghosts: list[Any], outline: list[tuple[float, float]] | Non
 
 
 def _calibrate_cards(camera: _Camera, name: str, ask: Callable[[str], str]) -> int:
-    from vision.cards import TEMPLATES_FILE, CardReader
+    """Learn the user's deck: first cards laid out together that the model reads surely
+    (the user confirms the list), then each other card shown alone. For a standard
+    English-index deck most cards are read surely, so few are shown one by one."""
+    from vision.cards import TEMPLATES_FILE, CardReader, corner_features
     from vision.source import calibration_path, save_calibration
 
     reader = CardReader.load()
     misread: dict[str, str] = {}
     features: list[np.ndarray] = []
     names: list[str] = []
-    for card in FULL_DECK:
-        answer = ask(f"Show the {card.name} alone, face up, then press Enter "
-                     "(or type q to stop). ")
-        if answer.strip().lower() == "q":
+    print("I will learn your deck. Show the cards face up, apart from each other, fully in "
+          "the picture.")
+    sure_read: set[str] = set()
+    while len(sure_read) < len(FULL_DECK):
+        answer = ask("Lay out several cards face up (as many as fit, apart), then press "
+                     "Enter; or type n to show the cards one by one. ")
+        if answer.strip().lower() in ("n", "q"):
             break
+        frames = camera.grab(GRAB)
+        if not frames:
+            _refuse(f"I cannot read pictures from camera {name}.")
+            return 1
+        laid = reader.read(frames[-1])
+        sure = [c for c in laid.cards if c.confidence >= 0.9 and str(c.card) not in sure_read]
+        if not sure:
+            print("  I read none of them surely; show them one by one.")
+            break
+        listed = " ".join(str(c.card) for c in sure)
+        if ask(f"  I read {listed}. Is that right? (y/n) ").strip().lower() not in ("y", "yes",
+                                                                                  ""):
+            print("  Then I will ask for them one by one.")
+            break
+        for one in sure:
+            face = _face_of(reader, frames[-1], one.corners)
+            if face is not None:
+                features += [corner_features(face),
+                             corner_features(np.ascontiguousarray(face[::-1, ::-1]))]
+                names += [str(one.card)] * 2
+            sure_read.add(str(one.card))
+        print(f"  {len(sure_read)} of 52 cards known.")
+    for card in FULL_DECK:
+        if str(card) in sure_read:
+            continue
+        answer = ask(f"Show the {card.name} alone, face up, then press Enter "
+                     "(s skips it, q stops). ").strip().lower()
+        if answer == "q":
+            break
+        if answer == "s":
+            continue
         frames = camera.grab(GRAB)
         if not frames:
             _refuse(f"I cannot read pictures from camera {name}.")
             return 1
         corners = reader.corners_of_single_card(frames[-1])
         if corners is None:
-            _refuse("  I do not see exactly one card; skipped.")
-            misread[str(card)] = "not seen"
+            _refuse("  I do not see exactly one card face up; skipped.")
             continue
         seen = reader.read(frames[-1]).cards
         if seen and str(seen[0].card) != str(card):
             misread[str(card)] = str(seen[0].card)
-            print(f"  Without calibration I read {seen[0].card}; now I know it.")
+            print(f"  Learned (without calibration I read {seen[0].card}).")
+        elif seen and seen[0].confidence >= 0.9:
+            print(f"  I read it already ({seen[0].confidence:.2f}); learned its look too.")
+        else:
+            print("  Learned.")
         features.extend(corners)
         names.extend([str(card)] * len(corners))
     if not features:
@@ -306,8 +350,22 @@ def _calibrate_cards(camera: _Camera, name: str, ask: Callable[[str], str]) -> i
         return 1
     deck = calibration_path().with_name(TEMPLATES_FILE)
     deck.parent.mkdir(parents=True, exist_ok=True)
-    np.savez_compressed(deck, features=np.array(features, np.float32), names=np.array(names))
+    np.savez_compressed(deck, features=np.array(features, np.float32), names=np.array(names),
+                        misread=np.array(sorted(set(misread.values())), dtype=str))
     path = save_calibration("cards", {"deck": deck.name, "cards": len(set(names)),
                                       "misread_before": misread})
-    print(f"Saved {len(set(names))} cards of this deck -> {deck}; {path}")
+    wrong = f"; {len(misread)} I read wrongly before" if misread else ""
+    print(f"Saved {len(set(names))} cards of this deck{wrong} -> {deck}; {path}")
     return 0
+
+
+def _face_of(reader: Any, image: np.ndarray,
+             corners: tuple[tuple[float, float], ...]) -> np.ndarray | None:
+    """The upright face of the card read at ``corners``."""
+    quads, found, _, _, _ = reader.faces(image)
+    centre = np.array(corners).mean(axis=0)
+    for quad, face in zip(quads, found, strict=True):
+        if np.linalg.norm(quad.mean(axis=0) - centre) < 5:
+            out: np.ndarray = face
+            return out
+    return None

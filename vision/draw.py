@@ -72,6 +72,11 @@ def draw_cards(image: NDArray[Any], seen: SeenCards | None, note: str = "") -> N
         cv2.polylines(out, [quad], True, RED, max(1, round(scale * 2)))
         top = min(refused.corners, key=lambda p: p[1])
         _label(out, refused.reason, top[0], top[1] - 4, RED, scale * 0.8)
+    for down in seen.face_down:  # seen, not read: grey
+        quad = np.array(down.corners, np.float32).round().astype(np.int32)
+        cv2.polylines(out, [quad], True, (160, 160, 160), max(1, round(scale * 2)))
+        top = min(down.corners, key=lambda p: p[1])
+        _label(out, "face down", top[0], top[1] - 4, (160, 160, 160), scale * 0.8)
     if note:
         _label(out, note, 8, 8 + 30 * scale, (255, 255, 255), scale)
     return out

@@ -177,7 +177,8 @@ def background(kind: str, size: tuple[int, int], rng: np.random.Generator) -> Im
 class PlacedCard:
     card: Card
     corners: tuple[tuple[float, float], ...]  # image corners of the face: TL, TR, BR, BL
-    hidden: bool = False  # partly covered by another card (overlapping scenes)
+    hidden: bool = False  # partly covered by another card (overlapping scenes) or a hand
+    face_down: bool = False  # its back is up (vision/card_art.py)
 
 
 @dataclass(frozen=True)

@@ -260,7 +260,9 @@ class CameraSource:
         if deck.is_file():
             try:
                 with np.load(deck) as data:
-                    card_reader.learn(data["features"], [str(n) for n in data["names"]])
+                    misread = data["misread"] if "misread" in data.files else []
+                    card_reader.learn(data["features"], [str(n) for n in data["names"]],
+                                      tuple(str(n) for n in misread))
             except (OSError, ValueError, KeyError) as err:  # not an npz, or not ours
                 log.warning("%s: %s", deck, err)
                 self.problem = (f"The deck learned in {deck.name} is damaged: I read the cards "

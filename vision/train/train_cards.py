@@ -1,12 +1,15 @@
-"""Reproduce vision/models/cards_rank.npz and cards_suit.npz from generated scenes.
+"""Reproduce vision/models/cards_rank.npz and cards_suit.npz from real card art and generated faces.
 
-    python -m vision.train.train_cards [--scenes N] [--report M]
+    python -m vision.train.train_cards [--art-scenes N] [--art-faces M] [--report K]
 
-Training uses scenes with seeds 0..N-1 of vision/scenes.py and many more straightened faces
-rendered directly (fast); the held-out split is scenes with seeds from TEST_SEED on (never
-used for training or for choosing anything); the validation split, on which the reader's
-choices are made, is scenes from VAL_SEED on. ``--report M`` scores M held-out scenes after
-training.
+Training uses the real deck designs of TRAIN_DESIGNS (vision/card_art.py, tests/data/card-art):
+scenes with seeds 0..N-1 read through the reader's own finder, and many more index corners
+cut from the faces directly (fast) under residual colour casts, dim light, blur, noise and
+JPEG; card backs (the training designs' and made-up ones) as the rank network's last class;
+and, for variety of lettering, faces in the generated designs of vision/scenes.py. The
+designs of HELD_OUT_DESIGNS and OTHER_INDEX_DESIGNS are never used. The generated scenes'
+held-out split is seeds from TEST_SEED on; the art scenes' from ART_TEST_SEED on
+(vision/cards_eval.py). ``--report K`` scores K held-out scenes after training.
 """
 
 from __future__ import annotations
@@ -19,7 +22,8 @@ import cv2
 import numpy as np
 
 from companion.cards import FULL_DECK, RANKS, SUITS
-from vision.cards import CORNER, FACE_H, FACE_W, MODEL_PATH, CardReader, corner_features
+from vision.card_art import TRAIN_DESIGNS, art_scene, load_deck, random_back
+from vision.cards import BACK, CORNER, FACE_H, FACE_W, MODEL_PATH, CardReader, corner_features
 from vision.mlp import MLP
 from vision.scenes import CARD_H, CARD_W, Design, Scene, card_mask, make_scene, render_card
 
@@ -88,6 +92,91 @@ def face_samples(count: int, rng: np.random.Generator) -> tuple[np.ndarray, np.n
     return np.array(xs, np.float32), np.array(ranks), np.array(suits)
 
 
+NO_SUIT = -1  # a back's suit label: left out of the suit network's training
+
+
+def _seen_corner(face: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The top-left index corner of an upright BGR face (FACE_W x FACE_H) as the reader sees
+    it after straightening a fitted outline: corner error, lower resolution, what balance()
+    leaves of a coloured or dim light, a gradient, glare, blur, noise and JPEG."""
+    dst = np.array([[0, 0], [FACE_W - 1, 0], [FACE_W - 1, FACE_H - 1], [0, FACE_H - 1]],
+                   np.float32)
+    jitter = dst + rng.normal(0, 2.5, dst.shape).astype(np.float32)
+    m = cv2.getPerspectiveTransform(dst, jitter)
+    w, h = CORNER[2] + 8, CORNER[3] + 8
+    view = cv2.warpPerspective(face, m, (w, h), borderMode=cv2.BORDER_REPLICATE)
+    low = rng.uniform(0.4, 0.95)
+    small = cv2.resize(view, None, fx=low, fy=low, interpolation=cv2.INTER_AREA)
+    lit = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR).astype(np.float32)
+    cast = rng.uniform(0.72, 1.08, 3) if rng.random() < 0.6 else np.ones(3)
+    lit *= cast * rng.uniform(0.45, 1.1)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    lit *= (1 + 0.3 * ((xx / FACE_W - 0.5) * rng.normal() + (yy / FACE_H - 0.5)
+                       * rng.normal()))[..., None]
+    if rng.random() < 0.2:
+        cx, cy, r = rng.uniform(0, w), rng.uniform(0, h), rng.uniform(20, 80)
+        lit += rng.uniform(30, 90) * np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / r**2)[
+            ..., None]
+    sigma = rng.uniform(0, 1.5)
+    if sigma > 0.3:
+        lit = np.asarray(cv2.GaussianBlur(lit, (0, 0), sigma), np.float32)
+    lit += rng.normal(0, 1, lit.shape) * (np.sqrt(np.maximum(lit, 0)) * rng.uniform(0.1, 0.4)
+                                          + rng.uniform(0.5, 3))
+    view = np.clip(lit, 0, 255).astype(np.uint8)
+    ok, data = cv2.imencode(".jpg", view, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(45, 92))])
+    return np.asarray(cv2.imdecode(data, cv2.IMREAD_COLOR), np.uint8) if ok else view
+
+
+def art_face_samples(count: int, rng: np.random.Generator,
+                     designs: tuple[str, ...] = TRAIN_DESIGNS) -> tuple[
+                         np.ndarray, np.ndarray, np.ndarray]:
+    """Index corners cut from the real designs' faces (and backs), both ways up."""
+    decks = [load_deck(d) for d in designs]
+    xs, ranks, suits = [], [], []
+    for _ in range(count):
+        deck = decks[int(rng.integers(len(decks)))]
+        if rng.random() < 0.08:
+            art = deck.back if deck.back is not None and rng.random() < 0.4 else random_back(rng)
+            rank, suit = len(RANKS), NO_SUIT
+        else:
+            card = FULL_DECK[int(rng.integers(52))]
+            art = deck.faces[str(card)]
+            rank, suit = card.rank - 1, SUITS.index(card.suit)
+        face = cv2.resize(art, (FACE_W, FACE_H), interpolation=cv2.INTER_AREA)
+        alpha = face[..., 3:].astype(np.float32) / 255
+        table = rng.uniform(20, 230, 3).astype(np.float32)
+        bgr = (face[..., :3] * alpha + table * (1 - alpha)).astype(np.uint8)
+        if rng.random() < 0.5:
+            bgr = np.ascontiguousarray(bgr[::-1, ::-1])
+        xs.append(corner_features(_seen_corner(bgr, rng)))
+        ranks.append(rank)
+        suits.append(suit)
+    return np.array(xs, np.float32), np.array(ranks), np.array(suits)
+
+
+def art_scene_samples(seeds: range, designs: tuple[str, ...] = TRAIN_DESIGNS) -> tuple[
+        np.ndarray, np.ndarray, np.ndarray]:
+    """Both index corners of each card the reader's finder finds in art scenes."""
+    reader = CardReader(None, None)  # type: ignore[arg-type]  # only faces() is used
+    decks = [load_deck(d) for d in designs]
+    xs, ranks, suits = [], [], []
+    for seed in seeds:
+        scene = art_scene(np.random.default_rng(seed), decks)
+        quads, faces, _, _, _ = reader.faces(scene.image)
+        for quad, face in zip(quads, faces, strict=True):
+            i = match(scene, quad.mean(axis=0))
+            if i is None:
+                continue
+            placed = scene.cards[i]
+            rank = len(RANKS) if placed.face_down else placed.card.rank - 1
+            suit = NO_SUIT if placed.face_down else SUITS.index(placed.card.suit)
+            for view in (face, face[::-1, ::-1]):
+                xs.append(corner_features(np.ascontiguousarray(view)))
+                ranks.append(rank)
+                suits.append(suit)
+    return np.array(xs, np.float32), np.array(ranks), np.array(suits)
+
+
 def samples(seeds: range) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     reader = CardReader(None, None)  # type: ignore[arg-type]  # only faces() is used
     xs, ranks, suits = [], [], []
@@ -152,21 +241,29 @@ def score(reader: CardReader, seeds: range, overlap: bool = False) -> CardScore:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--scenes", type=int, default=300)
-    parser.add_argument("--faces", type=int, default=30000)
+    parser.add_argument("--scenes", type=int, default=60, help="generated-design scenes")
+    parser.add_argument("--faces", type=int, default=10000, help="generated-design corners")
+    parser.add_argument("--art-scenes", type=int, default=200, help="real-design scenes")
+    parser.add_argument("--art-faces", type=int, default=30000, help="real-design corners")
     parser.add_argument("--epochs", type=int, default=30)
     parser.add_argument("--report", type=int, default=0)
     args = parser.parse_args(argv)
-    x1, r1, s1 = samples(range(args.scenes))
-    x2, r2, s2 = face_samples(args.faces, np.random.default_rng(0))
-    x, ranks, suits = np.concatenate([x1, x2]), np.concatenate([r1, r2]), np.concatenate([s1,
-                                                                                          s2])
-    print(f"{len(x1)} corner samples from scenes, {len(x2)} from faces", flush=True)
+    parts = [samples(range(args.scenes)),
+             face_samples(args.faces, np.random.default_rng(0)),
+             art_scene_samples(range(args.art_scenes)),
+             art_face_samples(args.art_faces, np.random.default_rng(1))]
+    print(", ".join(str(len(p[0])) for p in parts), "corner samples (generated scenes, "
+          "generated faces, art scenes, art faces)", flush=True)
+    x = np.concatenate([p[0] for p in parts])
+    ranks = np.concatenate([p[1] for p in parts])
+    suits = np.concatenate([p[2] for p in parts])
     mean, scale = x.mean(axis=0), x.std(axis=0) + 1e-3
-    rank_net = MLP.create([x.shape[1], 256, 13], mean, scale, RANKS, seed=1)
+    rank_net = MLP.create([x.shape[1], 256, len(RANKS) + 1], mean, scale, (*RANKS, BACK),
+                          seed=1)
     rank_net.fit(x, ranks, epochs=args.epochs, weight_decay=1e-3)
+    faces = suits != NO_SUIT
     suit_net = MLP.create([x.shape[1], 64, 4], mean, scale, SUITS, seed=2)
-    suit_net.fit(x, suits, epochs=args.epochs, weight_decay=1e-3)
+    suit_net.fit(x[faces], suits[faces], epochs=args.epochs, weight_decay=1e-3)
     rank_net.save(MODEL_PATH.with_name("cards_rank.npz"))
     suit_net.save(MODEL_PATH.with_name("cards_suit.npz"))
     print("saved", MODEL_PATH.with_name("cards_rank.npz"), MODEL_PATH.with_name("cards_suit.npz"))

@@ -1,0 +1,172 @@
+"""The card reader on rendered scenes of real card art (vision/card_art.py): designs never
+trained on, warm and dim light, face-down cards, calibration of other decks, and the
+``emulate cards`` recording. These are rendered scenes of real faces, not camera photos."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.cards import FULL_DECK, Card
+from vision.card_art import HELD_OUT_DESIGNS, art_scene, load_deck
+from vision.cards import CardReader, balance
+from vision.cards_eval import ART_TEST_SEED, ArtScore, measure
+
+# Floors against regressions, not figures tuned on, and far below the issue's target (99%
+# per card): on these 25 held-out scenes per light the reader read about 61% of the cards
+# of the held-out design (most of the rest missed on checked cloth and newspaper, or read
+# wrongly but asked about); docs/vision.md has the figures on more scenes. What must hold is
+# trust: a reading said without asking is wrong at most once here.
+HELD_OUT_FLOOR = 0.5
+SURE_WRONG_MOST = 1
+
+
+@pytest.fixture(scope="module")
+def reader() -> CardReader:
+    return CardReader.load()
+
+
+def test_art_scene_is_reproducible() -> None:
+    decks = [load_deck("knoll-vector")]
+    a = art_scene(np.random.default_rng(5), decks)
+    b = art_scene(np.random.default_rng(5), decks)
+    assert np.array_equal(a.image, b.image) and a.cards == b.cards
+
+
+@pytest.mark.parametrize("light", ["normal", "warm", "dim"])
+def test_a_design_never_trained_on_reads_in_each_light(reader: CardReader, light: str) -> None:
+    result = measure(reader.read, HELD_OUT_DESIGNS, range(ART_TEST_SEED, ART_TEST_SEED + 25),
+                     light)
+    print(result.summary(), result.failures[:8])
+    assert result.cards > 40
+    assert result.accuracy >= HELD_OUT_FLOOR, result.summary()
+    assert result.sure_wrong <= SURE_WRONG_MOST, result.summary()
+
+
+def _dark_table_scene(seed: int) -> tuple[np.ndarray, list[str]]:
+    scene = art_scene(np.random.default_rng(seed), [load_deck(HELD_OUT_DESIGNS[0])],
+                      count=3, light="normal", kind="felt", face_down=0.0, hand=0.0,
+                      touching=0.0)
+    return scene.image, sorted(str(p.card) for p in scene.cards if not p.hidden)
+
+
+@pytest.mark.parametrize("gains", [(0.52, 0.78, 1.0), (0.45, 0.45, 0.45), (0.3, 0.42, 0.55)])
+def test_warm_bulb_and_dim_room_still_show_the_cards(reader: CardReader,
+                                                     gains: tuple[float, ...]) -> None:
+    # a tungsten bulb, a room at 45% brightness, both: the white mask's fixed levels found
+    # no card at all in these before balance()
+    image, truth = _dark_table_scene(ART_TEST_SEED + 900)
+    dark = np.clip(image.astype(np.float32) * np.array(gains, np.float32), 0, 255).astype(
+        np.uint8)
+    assert len(reader.faces(dark)[0]) == len(truth)
+    balanced = balance(dark)
+    assert balanced.reshape(-1, 3).max(axis=0).min() > 200  # the paper is white again
+    seen = reader.read(dark)
+    assert sorted(str(c.card) for c in seen.cards) == truth
+
+
+def test_face_down_card_is_reported_not_read(reader: CardReader) -> None:
+    score = ArtScore()
+    for seed in range(ART_TEST_SEED, ART_TEST_SEED + 40):
+        scene = art_scene(np.random.default_rng(seed), [load_deck("bellot-svg-cards")],
+                          light="normal", kind="felt", face_down=0.5, hand=0.0)
+        score.add(scene, reader.read(scene.image), str(seed))
+    print(score.summary(), score.failures[:8])
+    assert score.face_down_seen >= 10
+    # a back the reader takes for a face is never read surely (one in these 40 scenes was
+    # read, unsure, so the session would ask)
+    assert score.sure_wrong == 0
+
+
+def _single_card_corners(reader: CardReader, design: str, seeds: int) -> tuple[
+        list[np.ndarray], list[str]]:
+    deck = [load_deck(design)]
+    feats: list[np.ndarray] = []
+    names: list[str] = []
+    for i, card in enumerate(FULL_DECK):
+        for k in range(seeds):
+            scene = art_scene(np.random.default_rng(8_000_000 + 50 * i + k), deck, cards=[card],
+                              light="normal", kind="felt", hand=0.0)
+            corners = reader.corners_of_single_card(scene.image)
+            if corners is not None:
+                feats += corners
+                names += [str(card)] * 2
+                break
+    return feats, names
+
+
+def test_calibrated_deck_never_raises_a_reading_the_model_disagrees_with(
+        reader: CardReader) -> None:
+    image, truth = _dark_table_scene(ART_TEST_SEED + 901)
+    plain = reader.read(image)
+    sure = [c for c in plain.cards if c.confidence >= 0.9]
+    assert sure
+    # the learned deck says every card in the picture is another card
+    feats, names = [], []
+    quads, faces, _, _, _ = reader.faces(image)
+    from vision.cards import corner_features
+
+    for face in faces:
+        feats += [corner_features(face), corner_features(np.ascontiguousarray(face[::-1, ::-1]))]
+        names += ["2H", "2H"] if truth[0] != "2H" else ["3C", "3C"]
+    feats.append(np.zeros_like(feats[0]))  # a second card in the deck, for the ratio test
+    names.append("KD")
+    calibrated = CardReader(reader.rank_net, reader.suit_net)
+    calibrated.learn(np.array(feats), names)
+    for card in calibrated.read(image).cards:
+        assert card.confidence < 0.9, card  # the session asks
+    # unless the model's reading was one it gave wrongly for this deck at calibration
+    calibrated.learn(np.array(feats), names, misread=tuple(truth))
+    assert {str(c.card) for c in calibrated.read(image).cards} <= {"2H", "3C"}
+
+
+@pytest.mark.parametrize("design", ["paris-french-index", "atlas-german-index"])
+def test_other_index_decks_read_after_calibration(reader: CardReader, design: str) -> None:
+    feats, names = _single_card_corners(reader, design, 3)
+    assert len(set(names)) >= 50
+    misread = set()
+    for i, card in enumerate(FULL_DECK):  # what calibrate cards records: the model's errors
+        scene = art_scene(np.random.default_rng(8_000_000 + 50 * i), [load_deck(design)],
+                          cards=[card], light="normal", kind="felt", hand=0.0)
+        seen = reader.read(scene.image).cards
+        if seen and seen[0].card != card:
+            misread.add(str(seen[0].card))
+    calibrated = CardReader(reader.rank_net, reader.suit_net)
+    calibrated.learn(np.array(feats), names, tuple(misread))
+    before = measure(reader.read, (design,), range(ART_TEST_SEED, ART_TEST_SEED + 15),
+                     "normal")
+    after = measure(calibrated.read, (design,), range(ART_TEST_SEED, ART_TEST_SEED + 15),
+                    "normal")
+    print(design, "before", before.summary(), "after", after.summary(), after.failures[:8])
+    # far below the issue's target (99.5% after calibration): the learned corners are matched
+    # only where clearly nearest (ratio test), which the scenes' light and tables seldom
+    # allow; on 15 scenes the French deck went from 13 to 14 of 31 (docs/vision.md)
+    assert after.accuracy >= before.accuracy, after.summary()
+    assert after.sure_wrong <= max(before.sure_wrong, 1), after.summary()
+
+
+def test_emulate_cards_writes_a_recording_the_camera_reads(tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture[str]
+                                                          ) -> None:
+    from vision.card_recording import main
+    from vision.source import CardWatcher
+
+    out = tmp_path / "cards.avi"
+    assert main(["--cards", "3", "--seed", "4", "--out", str(out)]) == 0
+    laid = capsys.readouterr().out.split()
+    assert len(laid) == 3 and all(Card.parse(c) for c in laid)
+    assert (tmp_path / "cards-calibration.avi").is_file()
+    reader = CardReader.load()
+    watcher = CardWatcher(reader.read, source="camera:test")
+    capture = cv2.VideoCapture(str(out))
+    seen: list[str] = []
+    while True:
+        ok, frame = capture.read()
+        if not ok:
+            break
+        seen += [o.card for o in watcher.feed(frame) if hasattr(o, "card")]
+    capture.release()
+    assert seen == laid
