@@ -121,6 +121,13 @@ function short(name) {
   return name.replace(/ Avenue$| Place$| Gardens$| Railroad$| Company$/, "").replace("Community Chest", "Chest");
 }
 
+// A square's name in a size that fits it whole: broken mid-word ("Ventno r") it cannot be read
+// from across the room.
+function nameSize(name) {
+  const longest = Math.max(...name.split(" ").map((w) => w.length));
+  return longest > 12 ? " xxlong" : longest > 10 ? " xlong" : longest > 6 ? " long" : "";
+}
+
 function renderMonopoly(doc) {
   const st = doc.state;
   const ex = doc.extra;
@@ -139,7 +146,7 @@ function renderMonopoly(doc) {
       group ? h("div", { class: "band", style: `background:${GROUPS[group] || "#999"}` },
         s.hotel ? h("span", { class: "hotel", title: "hotel" }) : null,
         Array.from({ length: s.houses || 0 }, () => h("span", { class: "house", title: "house" }))) : null,
-      h("div", { class: "name" + (short(s.name).length > 7 ? " long" : ""), text: short(s.name) }),
+      h("div", { class: "name" + nameSize(short(s.name)), text: short(s.name) }),
       s.mortgaged ? h("div", { class: "mortgage", text: "MORTGAGED" }) : null,
       owned ? h("div", { class: "owner", text: doc.players[s.owner] }) : null,
       (tokens[s.index] || []).length ? h("div", { class: "tokens" },
