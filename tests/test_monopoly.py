@@ -19,7 +19,7 @@ GO, JAIL = 0, 10
 
 
 def new(players: tuple[str, ...] = ("Car", "Hat", "Dog", "Ship"), **opts: object):
-    game = Monopoly(list(players), {"cards": "physical", **opts})
+    game = Monopoly(list(players), {"cards": "physical", "rent": "auto", **opts})
     return game, game.new_state()
 
 

@@ -84,7 +84,7 @@ def test_bankruptcy_accepted_when_everything_raised_falls_short():
 
 def test_bankruptcy_refused_in_a_session_with_the_way_to_pay():
     recorder = Recorder()
-    game = Monopoly(["Car", "Hat"], {"cards": "physical"})
+    game = Monopoly(["Car", "Hat"], {"cards": "physical", "rent": "auto"})
     s = Session.start(game, Journal.memory(), announcer=recorder)
     give(s.state, HAT, "Boardwalk")
     s.state.cash[HAT] = 10

@@ -16,7 +16,7 @@ from tests.test_monopoly import CAR, DOG, HAT, SHIP, S, at, give, new, said
 
 def session(players=("Car", "Hat", "Dog", "Ship"), **opts):
     recorder = Recorder()
-    game = Monopoly(list(players), {"cards": "physical", **opts})
+    game = Monopoly(list(players), {"cards": "physical", "rent": "auto", **opts})
     return Session.start(game, Journal.memory(), announcer=recorder), recorder
 
 
@@ -200,6 +200,22 @@ def test_rent_claim_rule_lapses_when_the_second_player_following_throws():
     assert any("Too late" in t for t in said(game, ev))
     with pytest.raises(IllegalAction, match="no rent to claim"):
         st.apply(A.Claim(CAR))
+
+
+def test_rent_is_claimed_by_default_as_the_rulebook_prints():
+    """000: "The owner may not collect the rent if he/she fails to ask for it before the
+    second player following throws the dice." The text is not silent, so the printed rule is
+    the default; the Bank collecting by itself is the option rent=auto."""
+    game = Monopoly(["Car", "Hat", "Dog"], {"cards": "physical"})
+    assert game.options["rent"] == "claim"
+    st = game.new_state()
+    give(st, CAR, "Baltic Avenue")
+    at(st, HAT, 0)
+    ev = st.apply(Throw((1, 2)))
+    assert any("Car may claim 4 rent from Hat" in t for t in said(game, ev))
+    assert st.cash[HAT] == 1500 and st.cash[CAR] == 1500  # nothing moves unasked
+    st.apply(A.Claim(CAR))
+    assert st.cash[HAT] == 1496 and st.cash[CAR] == 1504
 
 
 # ---------------------------------------------------------------- Times Square

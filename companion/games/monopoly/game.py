@@ -12,7 +12,7 @@ from companion.games.monopoly.edition import Edition, load_edition
 from companion.games.monopoly.state import MonopolyState
 
 HOUSE_RULES = (
-    "The Bank collects rent automatically (option rent=claim applies the printed claim rule);"
+    "Rent is the owner's to claim, as printed (option rent=auto: the Bank collects it);"
     " the first player is the first named; the jail fine before throwing is allowed on the"
     " first two turns in Jail, as printed; 10% amounts round to the nearest dollar, halves up;"
     " mortgaged railroads, utilities and lots still count as owned for rent; property left"
@@ -36,7 +36,7 @@ class Monopoly(Game):
             Option("cards", "physical",
                    "physical: the drawn card is read or typed; virtual: drawn by the companion",
                    ("physical", "virtual")),
-            Option("rent", "auto", "auto: the Bank collects rent; claim: the owner must claim"
+            Option("rent", "claim", "auto: the Bank collects rent; claim: the owner must claim"
                    " it before the second player following throws", ("auto", "claim")),
             Option("ferris_wheel", False, "Times Square optional rule: Free Parking sends the"
                    " token to the next unowned property"),
@@ -88,7 +88,7 @@ class Monopoly(Game):
             "tax 200 | tax 10%                     the Income Tax choice",
             "auction house | auction hotel         building shortage auction",
             "bankrupt                              declare bankruptcy",
-            "claim [PLAYER]                        claim rent (option rent=claim)",
+            "claim [PLAYER]                        claim the rent owed to you (or PLAYER)",
             "deal PLAYER DEED, DEED, DEED            deeds dealt by hand (Short/Time Limit)",
             "end                                   end the turn (option end_turn=manual)",
             "time up                               end a Time Limit Game",

@@ -79,7 +79,9 @@ class Bot:
 def simulate(rolls: int, seed: int, jail: str = "leave", players: int = 4,
              edition: str = "classic", max_game_throws: int = 2000) -> dict[str, Any]:
     rng = random.Random(seed)
-    game = Monopoly(PLAYER_NAMES[:players], {"cards": "virtual", "edition": edition})
+    # every rent paid, as attentive owners claim it (the printed rule's default is a claim)
+    game = Monopoly(PLAYER_NAMES[:players], {"cards": "virtual", "edition": edition,
+                                             "rent": "auto"})
     bot = Bot(jail)
     counts = [0] * 41
     games = finished = 0
