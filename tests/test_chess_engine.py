@@ -208,6 +208,12 @@ class Table:
         self.opponent: Opponent = seat(self.session, self.brain, board=True)
         self.source.start(self.inbox.put)
         self.opponent.start(self.inbox.put)
+        # The board's first reading (the start position) is taken before any move: read
+        # late, inside hand(), it ended the wait for the move before the move was made
+        # (seen once under load: "The board matches the game", then White still to move).
+        while not isinstance(obs := self.inbox.get(timeout=20), BoardSeen):
+            self.session.submit(obs)
+        self.session.submit(obs)
 
     def state(self) -> ChessState:
         state = self.session.state
