@@ -18,12 +18,12 @@ honestly only on set-ups it never learned from: the training scripts leave one s
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from vision.dice_eval import Reads, match
+from vision.dice_eval import Reads, Score, match
 from vision.dice_photos import DATA_DIR, Photo, imread, load_photos, read_split
 
 DATA_DIR_2 = DATA_DIR.parent / "dice-photos-2"
@@ -63,25 +63,11 @@ def photos_of(setup: str, part: str | None = None) -> list[Photo]:
 
 
 @dataclass
-class SetupScore:
-    labelled: int = 0
-    correct: int = 0
-    wrong_value: int = 0
-    missed: int = 0
-    spurious: int = 0
-    photos: int = 0
-    photos_right: int = 0
+class SetupScore(Score):
+    """A Score with how the sure readings fared."""
+
     sure: int = 0  # readings at or above SURE ...
     sure_wrong: int = 0  # ... of them a wrong value or no die at all
-    failures: list[str] = field(default_factory=list)
-
-    @property
-    def die_accuracy(self) -> float:
-        return self.correct / max(1, self.labelled + self.spurious)
-
-    @property
-    def photo_accuracy(self) -> float:
-        return self.photos_right / max(1, self.photos)
 
     @property
     def spurious_per_photo(self) -> float:
