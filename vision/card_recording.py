@@ -41,6 +41,7 @@ from vision.card_art import (
     table,
 )
 from vision.cli import GRAB
+from vision.recording import write_video
 
 SIZE = (960, 540)
 FPS = 15
@@ -81,7 +82,7 @@ def main(argv: list[str]) -> int:
     noisy = _Noise(rng)
     frames = _lay_out(deck, cards, background, height, args.deal == "cribbage", args.light,
                       light_seed, rng, noisy)
-    _write(args.out, frames)
+    write_video(args.out, frames, FPS)
     calibration = args.out.with_name(f"{args.out.stem}-calibration{args.out.suffix}")
     shown: list[Image] = []
     for card in FULL_DECK:
@@ -92,7 +93,7 @@ def main(argv: list[str]) -> int:
         paste(canvas, deck.faces[str(card)], quad)
         lit = _lit(canvas, args.light, light_seed)
         shown += [noisy(lit) for _ in range(GRAB)]
-    _write(calibration, shown)
+    write_video(calibration, shown, FPS)
     print(" ".join(str(c) for c in cards))
     print(f"Wrote {args.out} ({args.design} deck, {args.light} light, {len(cards)} cards) and "
           f"{calibration}. Try them:\n"
@@ -174,17 +175,6 @@ class _Noise:
                         int(self.rng.integers(SIZE[0])), axis=1)
         out: Image = np.clip(frame + noise, 0, 255).astype(np.uint8)
         return out
-
-
-def _write(path: Path, frames: list[Image]) -> None:
-    writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"MJPG"), FPS, SIZE)
-    if not writer.isOpened():
-        raise ValueError(f"cannot write a recording to {path}")
-    try:
-        for frame in frames:
-            writer.write(frame)
-    finally:
-        writer.release()
 
 
 if __name__ == "__main__":

@@ -61,7 +61,7 @@ def main(argv: list[str]) -> int:
     calibration = args.out.with_name(f"{args.out.stem}-calibration{args.out.suffix}")
     with_die = background.copy()
     paste(with_die, sprites[-1], SIZE[0] / 2, SIZE[1] / 2, 20.0, 0.0)
-    _write(calibration, [noisy(background, rng) for _ in range(GRAB)]
+    write_video(calibration, [noisy(background, rng) for _ in range(GRAB)]
            + [noisy(with_die, rng) for _ in range(GRAB)])
     frames: list[Image] = []
     for throw in range(args.throws):
@@ -69,7 +69,7 @@ def main(argv: list[str]) -> int:
         rolled = roll(dice, background, rng, moving=MOVING, resting=RESTING)
         frames.extend(rolled.frames)
         print(f"throw {throw + 1}: {' '.join(str(v) for v in rolled.values)}")
-    _write(args.out, frames)
+    write_video(args.out, frames)
     game = GAME_FOR.get(args.dice)
     play = (f"  companion play {game} --dice 'camera:{args.out}?realtime'" if game else
             f"  (no game here throws {args.dice} dice at once: --dice 1, 2 or 5 makes throws "
@@ -88,8 +88,10 @@ def _to_side(sprite: Sprite) -> Sprite:
                   cv2.resize(sprite.mask, (side, side), interpolation=cv2.INTER_LINEAR))
 
 
-def _write(path: Path, frames: list[Image]) -> None:
-    writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"MJPG"), FPS, SIZE)
+def write_video(path: Path, frames: list[Image], fps: int = FPS) -> None:
+    """Frames (all of one size) as an MJPG recording that camera:FILE plays."""
+    height, width = frames[0].shape[:2]
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"MJPG"), fps, (width, height))
     if not writer.isOpened():
         raise ValueError(f"cannot write a recording to {path}")
     try:
