@@ -7,9 +7,9 @@ import pytest
 
 from companion.observations import CardSeen, DeviceError
 from vision.cards import CardReader, Refused, SeenCard, SeenCards
-from vision.scenes import make_scene
+from vision.scenes import make_scene, nearest_card
 from vision.source import CardWatcher
-from vision.train.train_cards import TEST_SEED, match, score
+from vision.train.train_cards import TEST_SEED, score
 
 # A floor against regressions, not a figure to tune on: the reader's choices are made on the
 # validation scenes (VAL_SEED); on these 40 held-out scenes it read 92 of 92 cards, on 200
@@ -54,7 +54,7 @@ def test_overlapping_and_fanned_cards_are_not_misreported(reader: CardReader) ->
         for card in seen.cards:
             # anything reported must be a card lying there in full (the top of the fan),
             # read right, or else reported with a confidence low enough to be asked about
-            i = match(scene, np.array(card.corners).mean(axis=0))
+            i = nearest_card(scene, np.array(card.corners).mean(axis=0))
             assert i is not None, (seed, card)
             assert not scene.cards[i].hidden, (seed, card)
             assert scene.cards[i].card == card.card or card.confidence < 0.9, (seed, card)

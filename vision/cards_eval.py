@@ -19,7 +19,7 @@ import numpy as np
 
 from vision.card_art import HELD_OUT_DESIGNS, LIGHTS, art_scene, load_deck
 from vision.cards import CardReader, SeenCards
-from vision.scenes import Scene
+from vision.scenes import Scene, nearest_card
 
 ART_TEST_SEED = 7_000_000  # held-out art scenes; training uses seeds below ART_VAL_SEED
 ART_VAL_SEED = 6_000_000
@@ -52,7 +52,7 @@ class ArtScore:
     def add(self, scene: Scene, seen: SeenCards, label: str) -> None:
         found: set[int] = set()
         for card in seen.cards:
-            i = _match(scene, np.array(card.corners).mean(axis=0))
+            i = nearest_card(scene, np.array(card.corners).mean(axis=0))
             placed = None if i is None else scene.cards[i]
             sure = card.confidence >= SURE
             if placed is None or i in found or placed.face_down:
@@ -80,7 +80,8 @@ class ArtScore:
             if placed.face_down:
                 self.face_down += 1
                 self.face_down_seen += any(
-                    _match(scene, np.array(r.corners).mean(axis=0)) == i for r in seen.face_down)
+                    nearest_card(scene, np.array(r.corners).mean(axis=0)) == i
+                    for r in seen.face_down)
             elif not placed.hidden:
                 self.cards += 1
                 if i not in found:
@@ -92,18 +93,6 @@ def centre_of(placed: object) -> str:
     corners = np.array(placed.corners)  # type: ignore[attr-defined]
     x, y = corners.mean(axis=0)
     return f"({x:.0f}, {y:.0f})"
-
-
-def _match(scene: Scene, centre: np.ndarray) -> int | None:
-    """Index of the scene card whose centre is nearest (within a fifth of a card)."""
-    best, index = 1e9, None
-    for i, placed in enumerate(scene.cards):
-        corners = np.array(placed.corners)
-        dist = float(np.linalg.norm(corners.mean(axis=0) - centre))
-        size = float(np.linalg.norm(corners[0] - corners[2]))
-        if dist < 0.2 * size and dist < best:
-            best, index = dist, i
-    return index
 
 
 def measure(read: Callable[[np.ndarray], SeenCards], designs: tuple[str, ...],

@@ -272,3 +272,15 @@ def make_scene(rng: np.random.Generator, size: tuple[int, int] = (960, 540),
         _place(canvas, render_card(card, design), mask, quad)
         placed.append(PlacedCard(card, tuple(map(tuple, quad.tolist()))))
     return Scene(_lighting(canvas, rng), tuple(placed), kind)
+
+
+def nearest_card(scene: Scene, centre: np.ndarray) -> int | None:
+    """Index of the scene card whose centre is nearest (within a fifth of a card)."""
+    best, index = 1e9, None
+    for i, placed in enumerate(scene.cards):
+        corners = np.array(placed.corners)
+        dist = float(np.linalg.norm(corners.mean(axis=0) - centre))
+        size = float(np.linalg.norm(corners[0] - corners[2]))
+        if dist < 0.2 * size and dist < best:
+            best, index = dist, i
+    return index

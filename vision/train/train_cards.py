@@ -25,24 +25,20 @@ from companion.cards import FULL_DECK, RANKS, SUITS
 from vision.card_art import TRAIN_DESIGNS, art_scene, load_deck, random_back
 from vision.cards import BACK, CORNER, FACE_H, FACE_W, MODEL_PATH, CardReader, corner_features
 from vision.mlp import MLP
-from vision.scenes import CARD_H, CARD_W, Design, Scene, card_mask, make_scene, render_card
+from vision.scenes import (
+    CARD_H,
+    CARD_W,
+    Design,
+    card_mask,
+    make_scene,
+    nearest_card,
+    render_card,
+)
 
 TEST_SEED = 1_000_000
 # every choice of the reader (thresholds, levels) is made on scenes VAL_SEED..VAL_SEED+199;
 # the held-out scenes from TEST_SEED on are only measured
 VAL_SEED = 500_000
-
-
-def match(scene: Scene, centre: np.ndarray) -> int | None:
-    """Index of the scene card whose centre is nearest (within a fifth of a card)."""
-    best, index = 1e9, None
-    for i, placed in enumerate(scene.cards):
-        corners = np.array(placed.corners)
-        dist = float(np.linalg.norm(corners.mean(axis=0) - centre))
-        size = float(np.linalg.norm(corners[0] - corners[2]))
-        if dist < 0.2 * size and dist < best:
-            best, index = dist, i
-    return index
 
 
 def face_samples(count: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray,
@@ -164,7 +160,7 @@ def art_scene_samples(seeds: range, designs: tuple[str, ...] = TRAIN_DESIGNS) ->
         scene = art_scene(np.random.default_rng(seed), decks)
         quads, faces, _, _, _ = reader.faces(scene.image)
         for quad, face in zip(quads, faces, strict=True):
-            i = match(scene, quad.mean(axis=0))
+            i = nearest_card(scene, quad.mean(axis=0))
             if i is None:
                 continue
             placed = scene.cards[i]
@@ -185,7 +181,7 @@ def samples(seeds: range) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         # the cards the whiteness levels find (the shipped weights were trained on these)
         quads, faces, _, _, _ = reader.faces(scene.image, edges=False)
         for quad, face in zip(quads, faces, strict=True):
-            i = match(scene, quad.mean(axis=0))
+            i = nearest_card(scene, quad.mean(axis=0))
             if i is None:
                 continue
             card = scene.cards[i].card
@@ -224,7 +220,7 @@ def score(reader: CardReader, seeds: range, overlap: bool = False) -> CardScore:
         result.refused_overlaps += len(seen.refused)
         found = set()
         for card in seen.cards:
-            i = match(scene, np.array(card.corners).mean(axis=0))
+            i = nearest_card(scene, np.array(card.corners).mean(axis=0))
             if i is None or i in found:
                 result.spurious += 1
                 result.failures.append(f"seed {seed}: spurious {card.card}")
