@@ -12,7 +12,7 @@ from companion.engine import Priority
 
 if TYPE_CHECKING:
     from companion.session import Session
-    from companion.view.document import Recent
+    from companion.view.recent import Recent
 
 Extra = Callable[["Session", dict[str, Any], "Recent"], dict[str, Any]]
 
