@@ -9,7 +9,8 @@ import zlib
 from collections.abc import Callable, Sequence
 
 from companion.engine import Event, Game, State
-from companion.games._draughts_core import (
+from companion.games.draughts.common import BoardState, position_key
+from companion.games.draughts.core import (
     Move,
     Position,
     checkers_moves,
@@ -17,8 +18,7 @@ from companion.games._draughts_core import (
     draughts_moves,
     draughts_play,
 )
-from companion.games._draughts_game import BoardState, position_key
-from companion.games._draughts_search import HINT, LEVELS, MAN, MAX_LEVEL, WIN, Searcher
+from companion.games.draughts.search import HINT, LEVELS, MAN, MAX_LEVEL, WIN, Searcher
 
 KINGS = {"checkers": 160, "draughts": 300}
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from companion.engine import Event, Game, IllegalAction, Priority, State
-from companion.games._agreement import DrawOffered
+from companion.games.agreement import DrawOffered
 from companion.observations import DeviceError, DeviceStatus, MoveChosen, TextCommand
 from companion.reply import Reply
 from companion.sources import Emit

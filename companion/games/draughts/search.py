@@ -15,7 +15,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from companion.games._draughts_core import Geometry, Move, Position
+from companion.games.draughts.core import Geometry, Move, Position
 
 WIN = 100_000
 MAN = 100
