@@ -7,7 +7,7 @@ nothing to fill after the third throw the player *must* cross out a box (ruleboo
 2-3-3-3-4). The game ends when every form is full; the highest total wins.
 
 ``hint`` (a question, see ``query``) names the keep or box that maximises the expected final
-score under these rules, from the optimal solitaire strategy in ``_dice_optimal``.
+score under these rules, from the optimal solitaire strategy in ``optimal``.
 """
 
 from __future__ import annotations
