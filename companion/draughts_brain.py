@@ -1,5 +1,5 @@
 """The opponent's brain for checkers and draughts: the small alpha-beta search of
-companion/games/_draughts_search.py on the game's own move generator. ``--engine builtin
+companion/games/draughts/search.py on the game's own move generator. ``--engine builtin
 --level 1..4``; hint and eval at level 3's depth with a smaller budget."""
 
 from __future__ import annotations
