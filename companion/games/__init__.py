@@ -15,8 +15,6 @@ from __future__ import annotations
 import importlib
 import json
 import logging
-import pkgutil
-from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -25,12 +23,13 @@ if TYPE_CHECKING:  # the engine is imported by the games themselves, not by the 
     from companion.engine import Game
 
 
-@dataclass
 class Registry:
-    """Finds the game classes imported so far by name or alias."""
+    """Finds the game classes imported so far by name or alias. (A plain class: listing the
+    games imports no more than it needs, not even dataclasses.)"""
 
-    games: dict[str, type[Game]] = field(default_factory=dict)
-    aliases: dict[str, str] = field(default_factory=dict)
+    def __init__(self) -> None:
+        self.games: dict[str, type[Game]] = {}
+        self.aliases: dict[str, str] = {}
 
     def register(self, cls: type[Game]) -> type[Game]:
         name = cls.spec.name
@@ -99,6 +98,8 @@ def load_all() -> Registry:
 def _game_modules() -> list[str]:
     """The game modules: those the catalog names, and any other public module or package here
     (a game added since the catalog was written)."""
+    import pkgutil
+
     named = sorted({module for _, module in _modules().values()})
     others = [f"{__name__}.{info.name}" for info in pkgutil.iter_modules(__path__)
               if not info.name.startswith("_") and info.name != "write_catalog"]
