@@ -26,7 +26,7 @@ KNOWN: set[frozenset[str]] = {
     frozenset({"companion.games.dominoes", "companion.games.dominoes.state"}),
     frozenset({"companion.games.monopoly_cards", "companion.games.monopoly_cards.state"}),
     frozenset({f"companion.games.monopoly.{name}" for name in (
-        "auctions", "buildings", "cards", "game", "gates", "rent", "state")}),
+        "auctions", "buildings", "cards", "gates", "rent", "state")}),
 }
 
 
