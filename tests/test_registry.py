@@ -8,6 +8,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from companion.games import catalog
 from companion.games.write_catalog import rows, text
 
@@ -62,3 +64,15 @@ def test_finding_a_game_by_alias_imports_its_module_only() -> None:
     assert snakes in modules
     others = {row["module"] for row in catalog()} - {snakes}
     assert not others & modules
+
+
+def test_a_game_that_fails_to_load_is_refused_in_a_sentence(monkeypatch: pytest.MonkeyPatch
+                                                           ) -> None:
+    import companion.games as games
+
+    monkeypatch.setattr(games, "LOAD_ERRORS", {})
+    monkeypatch.setattr(games, "_modules",
+                        lambda: {"broken": ("broken", "companion.games.no_such_module")})
+    with pytest.raises(KeyError, match=r"the game broken cannot be loaded \(ModuleNotFound"):
+        games.find("broken")
+    assert list(games.LOAD_ERRORS) == ["no_such_module"]

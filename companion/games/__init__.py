@@ -115,7 +115,13 @@ def find(name: str) -> type[Game]:
     known = _modules().get(key)
     if known is not None:
         game, module = known
-        importlib.import_module(module)
+        try:
+            importlib.import_module(module)
+        except Exception as err:  # a broken game: a sentence, and the other games still play
+            LOAD_ERRORS[module.rpartition(".")[2]] = f"{type(err).__name__}: {err}"
+            log.error("game module %s failed to load: %s", module, err)
+            raise KeyError(f"the game {game} cannot be loaded ({type(err).__name__}: {err}); "
+                           "the log has the details") from err
         if game in REGISTRY.games:
             return REGISTRY.games[game]
     return load_all().find(name)
