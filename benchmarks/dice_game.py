@@ -10,8 +10,8 @@ from __future__ import annotations
 import argparse
 import json
 
-from companion.games._dice_boxes import KINDS_READINGS
-from companion.games._dice_optimal import timed_solve
+from companion.games.dice.boxes import KINDS_READINGS
+from companion.games.dice.optimal import timed_solve
 
 
 def main(argv: list[str]) -> int:

@@ -19,7 +19,7 @@ import time
 import chess.engine
 
 from companion.games import find
-from companion.games.chess_game import Chess, ChessState, Move
+from companion.games.chess import Chess, ChessState, Move
 from companion.uci import FULL_STRENGTH, UciBrain
 
 
@@ -30,7 +30,7 @@ def play_board(name: str, weak_level: int, strong_level: int, weak_first: bool,
     colours), as checkers matches draw their openings: the search is deterministic, so
     without it every game of a colour would be the same."""
     from companion.draughts_brain import SearchBrain
-    from companion.games._draughts_game import BoardState, parse_move
+    from companion.games.draughts.common import BoardState, parse_move
 
     cls = find(name)
     game = cls(list(cls.spec.default_players))

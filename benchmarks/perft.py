@@ -14,7 +14,7 @@ import argparse
 import json
 import time
 
-from companion.games._draughts_core import CHECKERS_BOARD, DRAUGHTS_BOARD, parse_fen, perft
+from companion.games.draughts.core import CHECKERS_BOARD, DRAUGHTS_BOARD, parse_fen, perft
 
 PUBLISHED = {
     # Aart Bik, talkchess.com 2009 (every capture path counted)

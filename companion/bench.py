@@ -15,6 +15,7 @@ BENCHES: dict[str, str] = {
     "club": "benchmarks.club:main",
     "engine": "benchmarks.engine:main",
     "view": "benchmarks.view:main",
+    "startup": "benchmarks.startup:main",
 }
 
 

@@ -1,41 +1,30 @@
 """The ``companion`` command. Subcommands are small functions in a dispatch table; heavy ones
-(vision, devices, benchmarks, game tools) are imported only when asked for."""
+(vision, devices, benchmarks, game tools) are imported only when asked for, and so are the
+session and the games: ``companion games`` and a game's tool import no other game (see
+``companion bench startup``)."""
 
 from __future__ import annotations
 
 import argparse
 import importlib
-import inspect
 import json
 import logging
 import os
-import sqlite3
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from companion.clock import start_clock
 from companion.config import user_data_dir
-from companion.console import name_problem
-from companion.engine import Game, Priority, sentence
-from companion.games import find, load_all
-from companion.journal import (
-    DamagedJournal,
-    DiskError,
-    Journal,
-    JournalError,
-    NewestUnreadable,
-    disk_reason,
-    latest_journal,
-    never_started,
-    new_journal_path,
-    unused_path,
-)
-from companion.phrases import Phrasebook
+from companion.games import catalog, find
 from companion.printable import printable
-from companion.session import ReplayError, Session, build_game, salvage
-from companion.sources import Source, open_source
+
+if TYPE_CHECKING:  # the journal, the session and the sources: imported by the commands that
+    # use them, so that 'companion games' and a game's tool load none of them
+    from companion.engine import Game
+    from companion.journal import Journal, JournalError
+    from companion.session import Session
+    from companion.sources import Source
 
 log = logging.getLogger("companion.cli")
 
@@ -75,20 +64,33 @@ def _dispatch(command: str, rest: list[str]) -> int:
             return _call(EXTERNAL[command], rest)
         if command in GAME_TOOLS:
             return _game_tool(command, rest)
-    except (JournalError, KeyError, ValueError, FileNotFoundError) as err:
+    except Exception as err:
+        return _refused(command, err)
+    print(f"companion: unknown command {command!r}\n\n{USAGE}", file=sys.stderr)
+    return 2
+
+
+def _refused(command: str, err: Exception) -> int:
+    """A command's refusal or a failing disk as a sentence on stderr (status 2); any other
+    error is raised again. (The journal is imported here, when something went wrong, so that
+    commands that never open one do not load it.)"""
+    import sqlite3
+
+    from companion.journal import DiskError, JournalError, disk_reason
+
+    if isinstance(err, JournalError | KeyError | ValueError | FileNotFoundError):
         message = err.args[0] if isinstance(err, KeyError) and err.args else err
         if isinstance(err, DiskError) and not str(err).endswith("."):
             message = f"{err}."  # (a disk error's reason is also said inside sentences)
         log.warning("companion %s refused: %s", command, message)
         print(printable(f"companion {command}: {message}"), file=sys.stderr)
         return 2
-    except (OSError, sqlite3.Error) as err:  # a disk or file that fails: a sentence
+    if isinstance(err, OSError | sqlite3.Error):  # a disk or file that fails: a sentence
         where = f" ({err.filename})" if isinstance(err, OSError) and err.filename else ""
         log.error("companion %s failed: %s", command, err)
         print(f"companion {command}: {disk_reason(err)}{where}.", file=sys.stderr)
         return 2
-    print(f"companion: unknown command {command!r}\n\n{USAGE}", file=sys.stderr)
-    return 2
+    raise err
 
 
 USAGE = """\
@@ -118,7 +120,7 @@ usage: companion COMMAND [options]
                                       every table of a club live, standings, exports
   demo [--voice V] [--fast]           a complete scripted game through the emulator, spoken
   bench NAME                          benchmarks: latency, vision, dice-setups, cribbage, perft,
-                                      monopoly, dice, engine, club, view
+                                      monopoly, dice, engine, club, view, startup
   count|advise|stats|perft|simulate GAME ...   a game's tools
   read dice|cards IMAGE... [--json] [--annotate DIR]
                                      read dice or cards from pictures
@@ -165,6 +167,8 @@ class _LogFile(logging.FileHandler):
     def handleError(self, record: logging.LogRecord) -> None:
         if not self.failed:
             self.failed = True
+            from companion.journal import disk_reason
+
             err = sys.exc_info()[1]
             reason = disk_reason(err) if err is not None else "it failed"
             print(f"companion: the log {self.baseFilename} cannot be written: {reason}.",
@@ -184,7 +188,7 @@ def cmd_games(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="companion games")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    rows = [game_info(cls) for cls in load_all().all()]
+    rows = [{k: v for k, v in row.items() if k != "module"} for row in catalog()]
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0
@@ -193,25 +197,6 @@ def cmd_games(argv: list[str]) -> int:
         print(f"{row['name']:<16} {row['title']:<28} {row['players']:<6} "
               f"inputs: {', '.join(row['inputs']):<12} aliases: {aliases}")
     return 0
-
-
-def game_info(cls: type[Game]) -> dict[str, Any]:
-    spec = cls.spec
-    players = (f"{spec.min_players}" if spec.min_players == spec.max_players
-               else f"{spec.min_players}-{spec.max_players}")
-    return {
-        "name": spec.name,
-        "title": spec.title,
-        "aliases": list(spec.aliases),
-        "players": players,
-        "min_players": spec.min_players,
-        "max_players": spec.max_players,
-        "inputs": list(spec.inputs),
-        "rulebook": spec.rulebook,
-        "options": {o.name: {"default": o.default, "help": o.help, "choices": list(o.choices)}
-                    for o in spec.options},
-        "tools": sorted(cls.tools),
-    }
 
 
 # --------------------------------------------------------------------------- play, resume
@@ -259,6 +244,12 @@ def cmd_play(argv: list[str]) -> int:
     parser.add_argument("--pdn", metavar="FILE",
                         help="checkers, draughts: start from this game's moves")
     args, extra = parser.parse_known_args(argv)
+    from companion.console import name_problem
+    from companion.engine import Priority, sentence
+    from companion.journal import Journal, never_started, new_journal_path
+    from companion.phrases import Phrasebook
+    from companion.session import Session, build_game
+
     cls = find(args.game)
     options = _game_options(cls, args.option, extra, args)
     if options.get("time"):
@@ -303,6 +294,9 @@ def cmd_resume(argv: list[str]) -> int:
                         "journal saved by another version): go on in a copy that keeps the "
                         "entries before it; the journal itself is left as it was")
     args = parser.parse_args(argv)
+    from companion.engine import Priority
+    from companion.journal import JournalError, NewestUnreadable, latest_journal
+
     try:
         path = Path(args.journal) if args.journal else latest_journal(args.name)
     except NewestUnreadable as err:
@@ -339,6 +333,9 @@ def _resumed(path: Path, announcer: Any, tags: Any, *, salvage_it: bool
     """The saved game at ``path`` resumed; with ``salvage_it`` a damaged one, or one that
     no longer replays, goes on in a copy. Nothing is written to a journal that does not
     check (it is read, read-only, first)."""
+    from companion.journal import DamagedJournal
+    from companion.session import ReplayError, Session
+
     try:
         _check_saved(path)
         journal = _writable(path)
@@ -356,6 +353,8 @@ def _resumed(path: Path, announcer: Any, tags: Any, *, salvage_it: bool
 
 def _check_saved(path: Path) -> None:
     """Every entry of the saved game at ``path`` read and checked, read-only."""
+    from companion.journal import Journal, JournalError, never_started
+
     if not path.is_file() or never_started(path):
         raise JournalError(f"no saved game at {path}")
     view = Journal(path, readonly=True)
@@ -367,6 +366,8 @@ def _check_saved(path: Path) -> None:
 
 
 def _writable(path: Path) -> Journal:
+    from companion.journal import DiskError, Journal
+
     try:
         return Journal(path)
     except DiskError as err:
@@ -375,6 +376,8 @@ def _writable(path: Path) -> Journal:
 
 
 def _with_salvage_hint(err: JournalError, path: Path) -> JournalError:
+    from companion.journal import DamagedJournal, JournalError
+
     what = ("the entries that are intact" if isinstance(err, DamagedJournal)
             else "the entry before it")
     return JournalError(f"{err} Nothing was changed. To go on from {what}, in a "
@@ -384,6 +387,9 @@ def _with_salvage_hint(err: JournalError, path: Path) -> JournalError:
 def _salvaged(path: Path) -> tuple[Path, Journal]:
     """A copy of the saved game at ``path`` up to its first entry that is damaged or no
     longer replays."""
+    from companion.journal import Journal, JournalError, unused_path
+    from companion.session import salvage
+
     copy_path = unused_path(path.with_name(f"{path.stem}-salvaged{path.suffix}"))
     copy = Journal(copy_path)
     try:
@@ -401,6 +407,7 @@ def _salvaged(path: Path) -> tuple[Path, Journal]:
 def _sources(args: argparse.Namespace) -> list[Source]:
     """The keyboard and the devices asked for; they open only when the loop starts them."""
     from companion.loop import KeyboardSource
+    from companion.sources import open_source
 
     sources: list[Source] = [KeyboardSource()]
     for role in ("dice", "cards", "board"):
@@ -421,6 +428,7 @@ def _brain(game: Game) -> Any:
 def _run(session: Session, sources: list[Source], announcer: Any, brain: Any = None, *,
          club: Any = None, board: bool = False,
          view: argparse.Namespace | None = None) -> int:
+    from companion.clock import start_clock
     from companion.loop import run
 
     clock = start_clock(session)  # a Time Limit Game's agreed hour
@@ -583,6 +591,9 @@ def _tags(args: argparse.Namespace) -> Any:
 
 
 def _open_saved(journal: str | None, name: str | None = None) -> Session:
+    from companion.journal import DamagedJournal, Journal, latest_journal
+    from companion.session import ReplayError, Session
+
     path = Path(journal) if journal else latest_journal(name)
     view = Journal(path, readonly=True)
     try:
@@ -612,6 +623,7 @@ def cmd_state(argv: list[str]) -> int:
 
 def cmd_history(argv: list[str]) -> int:
     from companion.history import history_rows
+    from companion.journal import DamagedJournal, Journal, latest_journal
 
     parser = argparse.ArgumentParser(prog="companion history")
     parser.add_argument("name", nargs="?")
@@ -647,13 +659,15 @@ def _game_tool(tool: str, argv: list[str]) -> int:
     cls = find(argv[0])
     entry = cls.tools.get(tool)
     if entry is None:
-        having = [c.spec.name for c in load_all().all() if tool in c.tools]
+        having = [row["name"] for row in catalog() if tool in row["tools"]]
         print(f"companion {tool}: {cls.spec.title} has no {tool} tool"
               + (f" (games with one: {', '.join(having)})" if having else ""), file=sys.stderr)
         return 2
     rest, voice = _tool_voice(argv[1:])
     if voice is None:
         return _call(entry, rest)
+    import inspect
+
     module_name, _, func = entry.partition(":")
     fn = getattr(importlib.import_module(module_name), func)
     if "say" not in inspect.signature(fn).parameters:

@@ -8,28 +8,17 @@ first one at or after the game's start; a game resumed after it ends at once.
 
 from __future__ import annotations
 
-import re
 import threading
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
+from companion.hours import parse_hour
 from companion.observations import TextCommand
 from companion.sources import Emit
 
 if TYPE_CHECKING:
     from companion.session import Session
-
-_HOUR = re.compile(r"^\s*(\d{1,2})[:.h](\d{2})\s*$")
-
-
-def parse_hour(hour: str) -> tuple[int, int]:
-    """``"21:30"`` -> (21, 30); also 9:05, 21.30, 21h30. A clear error for anything else."""
-    match = _HOUR.match(hour)
-    if not match or int(match[1]) > 23 or int(match[2]) > 59:
-        raise ValueError(f"{hour!r} is not an hour: say it as HH:MM, e.g. 21:30")
-    return int(match[1]), int(match[2])
-
 
 def deadline(hour: str, started: datetime) -> datetime:
     """The first ``hour`` (HH:MM, 24-hour clock) at or after ``started``."""

@@ -10,18 +10,44 @@ action (``Game.parse_action``).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Protocol
 
-from companion.engine import Action, Draw, IllegalAction, Priority, Throw, sentence
+from companion.engine import Action, Draw, Game, IllegalAction, Priority, State, Throw, sentence
 from companion.observations import TextCommand
 from companion.printable import printable
 from companion.reply import Reply
 
 if TYPE_CHECKING:
-    from companion.session import Session
+    from companion.journal import Journal
 
-Handler = Callable[["Session", list[str], TextCommand], Reply]
+
+class Session(Protocol):
+    """What the commands use of the session (companion.session.Session is one): named here,
+    so that this module does not import the session, which imports it (no import circle)."""
+
+    game: Game
+    state: State
+    journal: Journal
+    applied: list[Action]
+    last_announcement: str
+
+    @property
+    def commands(self) -> Mapping[str, Callable[..., Reply]]: ...
+    def apply(self, action: Action, *, source: str = "", confidence: float = 1.0) -> Reply: ...
+    def check_player(self, name: str | None, *, exact: bool = False) -> None: ...
+    def confirm(self, yes: bool) -> Reply: ...
+    def correct(self, action: Action, source: str = "keyboard") -> Reply: ...
+    def offer(self, action: Action, source: str, confidence: float = 1.0,
+              doubts: tuple[int, ...] = ()) -> Reply: ...
+    def player_index(self, name: str) -> int: ...
+    def roll_virtual(self, source: str = "keyboard") -> Reply: ...
+    def say(self, text: str, priority: int = Priority.INFO) -> None: ...
+    def tick(self, *, every: bool = False) -> None: ...
+    def undo(self, source: str = "keyboard") -> Reply: ...
+
+
+Handler = Callable[[Session, list[str], TextCommand], Reply]
 
 HELP = """\
 Commands:

@@ -1,5 +1,5 @@
 """The opponent's brain for checkers and draughts: the small alpha-beta search of
-companion/games/_draughts_search.py on the game's own move generator. ``--engine builtin
+companion/games/draughts/search.py on the game's own move generator. ``--engine builtin
 --level 1..4``; hint and eval at level 3's depth with a smaller budget."""
 
 from __future__ import annotations
@@ -9,7 +9,8 @@ import zlib
 from collections.abc import Callable, Sequence
 
 from companion.engine import Event, Game, State
-from companion.games._draughts_core import (
+from companion.games.draughts.common import BoardState, position_key
+from companion.games.draughts.core import (
     Move,
     Position,
     checkers_moves,
@@ -17,8 +18,7 @@ from companion.games._draughts_core import (
     draughts_moves,
     draughts_play,
 )
-from companion.games._draughts_game import BoardState, position_key
-from companion.games._draughts_search import HINT, LEVELS, MAN, MAX_LEVEL, WIN, Searcher
+from companion.games.draughts.search import HINT, LEVELS, MAN, MAX_LEVEL, WIN, Searcher
 
 KINGS = {"checkers": 160, "draughts": 300}
 

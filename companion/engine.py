@@ -15,7 +15,7 @@ import dataclasses
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from companion.cards import Card, CardError
@@ -521,32 +521,3 @@ class State(ABC):
     def status(self) -> str:
         """A short spoken summary for ``status``."""
         return self.expected()
-
-
-@dataclass
-class Registry:
-    """Finds game classes by name or alias."""
-
-    games: dict[str, type[Game]] = field(default_factory=dict)
-    aliases: dict[str, str] = field(default_factory=dict)
-
-    def register(self, cls: type[Game]) -> type[Game]:
-        name = cls.spec.name
-        self.games[name] = cls
-        for alias in (name, *cls.spec.aliases):
-            self.aliases[_norm(alias)] = name
-        return cls
-
-    def find(self, name: str) -> type[Game]:
-        key = self.aliases.get(_norm(name))
-        if key is None:
-            known = ", ".join(sorted(self.games))
-            raise KeyError(f"no game called {name!r}; known games: {known}")
-        return self.games[key]
-
-    def all(self) -> list[type[Game]]:
-        return [self.games[k] for k in sorted(self.games)]
-
-
-def _norm(name: str) -> str:
-    return "".join(ch for ch in name.lower() if ch.isalnum())

@@ -8,7 +8,7 @@ for; when the game moves on (a takeback while it thinks), the search is stopped 
 still arrives is stale and ignored by the game.
 
 A ``Brain`` does the thinking: a UCI engine for chess (companion/uci.py), a small alpha-beta
-search for checkers and draughts (companion/games/_draughts_search.py).
+search for checkers and draughts (companion/games/draughts/search.py).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from companion.engine import Event, Game, IllegalAction, Priority, State
-from companion.games._agreement import DrawOffered
+from companion.games.agreement import DrawOffered
 from companion.observations import DeviceError, DeviceStatus, MoveChosen, TextCommand
 from companion.reply import Reply
 from companion.sources import Emit

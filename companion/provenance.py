@@ -25,7 +25,7 @@ from companion import __version__
 
 # the rules: the games, and the engine and card types they are built on (not the session, the
 # clock's input source or the config loader: the journal pins the data files themselves)
-_RULES = ("companion.engine", "companion.cards")
+_RULES = ("companion.engine", "companion.cards", "companion.hours")
 
 
 def _source(name: str) -> str | None:

@@ -40,7 +40,7 @@ def pgn(session: Session) -> str:
     import chess
     import chess.pgn
 
-    from companion.games.chess_game import ChessState
+    from companion.games.chess import ChessState
 
     state = session.state
     if not isinstance(state, ChessState):
@@ -79,7 +79,7 @@ def pgn(session: Session) -> str:
 def _read_pgn(game: type[Game], text: str) -> tuple[dict[str, Any], list[Action], list[str]]:
     import chess.pgn
 
-    from companion.games.chess_game import Move
+    from companion.games.chess import Move
 
     record = chess.pgn.read_game(io.StringIO(text))
     if record is None or (not record.headers and record.next() is None):
@@ -115,8 +115,8 @@ def _pdn_result(game: str, winners: tuple[int, ...], over: bool) -> str:
 
 def pdn(session: Session) -> str:
     """A checkers or draughts game as PDN, with the GameType tag (20 or 21)."""
-    from companion.games._draughts_core import parse_fen
-    from companion.games._draughts_game import BoardState
+    from companion.games.draughts.common import BoardState
+    from companion.games.draughts.core import parse_fen
 
     state = session.state
     name = session.game.spec.name
@@ -213,7 +213,7 @@ def load_record(game: type[Game], path: str | Path,
         return options, actions, names
     if name not in GAME_TYPES:
         raise ValueError(f"{game.spec.title} games cannot be read from a file")
-    from companion.games._draughts_game import BoardState, parse_move
+    from companion.games.draughts.common import BoardState, parse_move
 
     options, texts, names = _read_pdn(game, text)
     state = build(options).new_state()

@@ -19,7 +19,7 @@ import chess
 import chess.engine
 
 from companion.engine import Event, Game, State
-from companion.games.chess_game import (
+from companion.games.chess import (
     ChessState,
     MovePlayed,
     board_move_words,

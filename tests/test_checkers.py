@@ -8,14 +8,14 @@ from pathlib import Path
 import pytest
 
 from companion.engine import IllegalAction, decode_action, encode_action
-from companion.games._draughts_core import (
+from companion.games.draughts.checkers import Checkers, CheckersState, perft_main
+from companion.games.draughts.common import PieceMove
+from companion.games.draughts.core import (
     CHECKERS_BOARD,
     format_fen,
     parse_fen,
     perft,
 )
-from companion.games._draughts_game import PieceMove
-from companion.games.checkers import Checkers, CheckersState, perft_main
 
 DATA = Path(__file__).parent / "data" / "perft_checkers.txt"
 

@@ -10,7 +10,7 @@ import pytest
 
 from companion.engine import TERMINAL, GameOver, IllegalAction
 from companion.games import find
-from companion.games.chess_game import (
+from companion.games.chess import (
     Chess,
     ChessState,
     ClaimDraw,
@@ -37,7 +37,7 @@ def play(game: Chess, state: ChessState, *moves: str) -> list:
 
 def test_registered_under_its_name() -> None:
     assert find("chess") is Chess
-    assert Chess.tools["perft"] == "companion.games.chess_game:perft_main"
+    assert Chess.tools["perft"] == "companion.games.chess:perft_main"
 
 
 @pytest.mark.parametrize(

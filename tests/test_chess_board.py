@@ -5,7 +5,7 @@ from __future__ import annotations
 import chess
 import pytest
 
-from companion.games.chess_game import (
+from companion.games.chess import (
     BoardMatches,
     BoardMismatch,
     BoardPending,

@@ -18,7 +18,7 @@ import chess.engine
 import pytest
 
 from companion import cli
-from companion.games.chess_game import (
+from companion.games.chess import (
     BoardMismatch,
     BoardPending,
     Chess,

@@ -8,7 +8,7 @@ from pathlib import Path
 import chess
 import pytest
 
-from companion.games.chess_game import Chess, perft, perft_main
+from companion.games.chess import Chess, perft, perft_main
 
 DATA = Path(__file__).parent / "data" / "perft_chess.txt"
 FAST = 500_000  # nodes; bigger counts are marked slow

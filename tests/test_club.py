@@ -20,7 +20,7 @@ from companion.club.hub import Hub
 from companion.club.public import public_action, public_state
 from companion.club.settings import Broker
 from companion.club.standings import results_csv, results_json, results_pgn
-from companion.games.chess_game import Move, Resign
+from companion.games.chess import Move, Resign
 from companion.games.monopoly.actions import TimeUp
 from tests.club_tables import WAIT, Cable, Table, open_table, start_broker
 

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from companion.games.chess_game import Chess
+from companion.games.chess import Chess
 from companion.journal import Journal
 from companion.observations import BoardSeen, DeviceHello, Observation
 from companion.session import Reply, Session

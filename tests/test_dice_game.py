@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 
 from companion.engine import CHANCE, TERMINAL, GameOver, IllegalAction, Throw
-from companion.games import _dice_optimal as opt
 from companion.games import find
-from companion.games._dice_boxes import BOXES, all_scores, parse_box, parse_dice, score
-from companion.games.dice_game import (
+from companion.games.dice import optimal as opt
+from companion.games.dice.boxes import BOXES, all_scores, parse_box, parse_dice, score
+from companion.games.dice.dice_game import (
     BonusEarned,
     Cross,
     DiceGame,

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from companion.engine import IllegalAction, decode_action, encode_action
-from companion.games._draughts_core import DRAUGHTS_BOARD, parse_fen, perft
-from companion.games._draughts_game import PieceMove
-from companion.games.draughts import Draughts, DraughtsState, perft_main
+from companion.games.draughts.common import PieceMove
+from companion.games.draughts.core import DRAUGHTS_BOARD, parse_fen, perft
+from companion.games.draughts.international import Draughts, DraughtsState, perft_main
 
 DATA = Path(__file__).parent / "data" / "perft_draughts.txt"
 
@@ -348,7 +348,7 @@ def _pydraughts_perft(board, depth: int) -> int:  # type: ignore[no-untyped-def]
 def test_agrees_with_pydraughts_when_installed() -> None:
     """Differential check against an independent generator (pydraughts, MIT), if present."""
     core = pytest.importorskip("draughts.core.game")
-    from companion.games._draughts_core import draughts_moves, draughts_play
+    from companion.games.draughts.core import draughts_moves, draughts_play
 
     rng = random.Random(12)
     g, s = game()

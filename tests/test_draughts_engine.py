@@ -11,7 +11,8 @@ import pytest
 
 from companion.draughts_brain import SearchBrain
 from companion.games import find
-from companion.games._draughts_core import (
+from companion.games.draughts.common import BoardState, StaleMove, position_key
+from companion.games.draughts.core import (
     CHECKERS_BOARD,
     DRAUGHTS_BOARD,
     Geometry,
@@ -22,8 +23,7 @@ from companion.games._draughts_core import (
     draughts_play,
     parse_fen,
 )
-from companion.games._draughts_game import BoardState, StaleMove, position_key
-from companion.games._draughts_search import WIN, Level, Searcher
+from companion.games.draughts.search import WIN, Level, Searcher
 from companion.journal import ACTION, Journal
 from companion.observations import MoveChosen, Observation
 from companion.opponent import seat

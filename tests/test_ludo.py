@@ -10,7 +10,7 @@ import pytest
 
 from companion.engine import CHANCE, TERMINAL, GameOver, IllegalAction, Throw, TurnPasses
 from companion.games import find
-from companion.games.ludo import (
+from companion.games.race.ludo import (
     YARD,
     Captured,
     Foul,

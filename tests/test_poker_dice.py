@@ -11,8 +11,7 @@ import pytest
 
 from companion.engine import CHANCE, TERMINAL, GameOver, IllegalAction, Throw
 from companion.games import find
-from companion.games._poker_hands import CLASSES, class_counts, evaluate, parse_faces
-from companion.games.poker_dice import (
+from companion.games.dice.poker_dice import (
     HandWon,
     PokerDiceState,
     Redraw,
@@ -20,6 +19,7 @@ from companion.games.poker_dice import (
     ThrowOff,
     count_main,
 )
+from companion.games.dice.poker_hands import CLASSES, class_counts, evaluate, parse_faces
 
 
 def make(players: int = 2, **options: Any) -> PokerDiceState:

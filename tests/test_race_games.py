@@ -12,7 +12,7 @@ import pytest
 
 from companion.engine import CHANCE, TERMINAL, Draw, GameOver, IllegalAction, Throw, TurnPasses
 from companion.games import find
-from companion.games._race import BoardError, RaceState
+from companion.games.race.common import BoardError, RaceState
 
 NAMES = ["Red", "Blue", "Green", "Yellow"]
 

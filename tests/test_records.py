@@ -19,9 +19,9 @@ import pytest
 
 from companion import cli
 from companion.games import find
-from companion.games._draughts_core import parse_fen
-from companion.games._draughts_game import BoardState, PieceMove
-from companion.games.chess_game import Chess, ChessState
+from companion.games.chess import Chess, ChessState
+from companion.games.draughts.common import BoardState, PieceMove
+from companion.games.draughts.core import parse_fen
 from companion.journal import Journal
 from companion.records import load_record, pdn, pgn
 from companion.session import Session, build_game

@@ -11,7 +11,6 @@ import pytest
 
 from companion.engine import CHANCE, TERMINAL, Draw, GameOver, IllegalAction
 from companion.games import find
-from companion.games._sorry_board import SAFE_BASE, START
 from companion.games.sorry import (
     Backward,
     Bumped,
@@ -28,6 +27,7 @@ from companion.games.sorry import (
     StartPawn,
     Switch,
 )
+from companion.games.sorry.board import SAFE_BASE, START
 
 NAMES = ["Red", "Blue", "Yellow", "Green"]
 HOME = SAFE_BASE + 6

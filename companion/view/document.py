@@ -7,15 +7,14 @@ per player the private part their phone alone receives (their hand, their choice
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
-from companion.engine import Priority, sentence
+from companion.engine import sentence
 from companion.session import Session
 from companion.view.choices import choices
 from companion.view.families import family_extra, family_of
+from companion.view.recent import Recent
 
 VERSION = 1  # the document's format; fields are only ever added
 
@@ -23,22 +22,6 @@ VERSION = 1  # the document's format; fields are only ever added
 HIDDEN = frozenset({"hands", "decks", "boneyard", "stock", "draw_pile", "widow", "held",
                     "unknown", "stock_known", "passed", "crib", "trade_piles"})
 # The crib is shown once it is counted (cribbage's "shown" items carry its cards then).
-
-
-@dataclass
-class Recent:
-    """What the page remembers that the state does not: the last sentences said, refusals,
-    and the events of the last actions (payments, moves) with their words."""
-
-    said: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=8))
-    refusals: deque[str] = field(default_factory=lambda: deque(maxlen=3))
-    events: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=24))
-    memo: dict[str, Any] = field(default_factory=dict)  # a family's own memory (back pegs)
-
-    def heard(self, text: str, priority: int) -> None:
-        self.said.append({"text": text, "refusal": priority == Priority.REFUSAL})
-        if priority == Priority.REFUSAL:
-            self.refusals.append(text)
 
 
 def hidden_count(value: Any) -> Any:

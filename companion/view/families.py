@@ -12,7 +12,7 @@ from companion.engine import Priority
 
 if TYPE_CHECKING:
     from companion.session import Session
-    from companion.view.document import Recent
+    from companion.view.recent import Recent
 
 Extra = Callable[["Session", dict[str, Any], "Recent"], dict[str, Any]]
 
@@ -246,7 +246,7 @@ def _sorry_place(position: int, k: int) -> dict[str, Any]:
 
 
 def dice(session: Session, raw: dict[str, Any], recent: Recent) -> dict[str, Any]:
-    from companion.games import _dice_boxes
+    from companion.games.dice import boxes as _dice_boxes
 
     boxes = list(getattr(_dice_boxes, "BOXES", ()))
     names = getattr(_dice_boxes, "BOX_NAMES", {})

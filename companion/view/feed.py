@@ -18,7 +18,8 @@ from typing import Any
 
 from companion.engine import Event
 from companion.session import Session
-from companion.view.document import Recent, player_part, screen_document
+from companion.view.document import player_part, screen_document
+from companion.view.recent import Recent
 
 log = logging.getLogger("companion.view")
 

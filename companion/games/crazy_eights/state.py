@@ -40,7 +40,7 @@ from companion.games.crazy_eights.events import (
 )
 
 if TYPE_CHECKING:
-    from companion.games.crazy_eights import CrazyEights
+    from companion.engine import Game  # not the CrazyEights class: its package imports this module
 
 DECK = tuple(str(c) for c in FULL_DECK)
 _CARDS = {str(c): c for c in FULL_DECK}
@@ -125,7 +125,7 @@ DEAL, UP, PLAY, DRAW, SHOW, OVER = "deal", "up", "play", "draw", "show", "over"
 
 
 class CrazyEightsState(State):
-    def __init__(self, game: CrazyEights) -> None:
+    def __init__(self, game: Game) -> None:
         self.game = game
         opts = game.options
         self.n = n = len(game.players)

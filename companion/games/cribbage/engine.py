@@ -55,7 +55,7 @@ from companion.games.cribbage.events import (
 from companion.games.cribbage.scoring import Count, value
 
 if TYPE_CHECKING:
-    from companion.games.cribbage import Cribbage
+    from companion.engine import Game  # not the Cribbage class: its package imports this module
 
 DECK = tuple(str(c) for c in FULL_DECK)
 NO_CLAIM = -1
@@ -172,7 +172,7 @@ DEAL, DISCARD, STARTER, PLAY, SHOW, CRIB, OVER = (
 
 
 class CribbageState(State):
-    def __init__(self, game: Cribbage) -> None:
+    def __init__(self, game: Game) -> None:
         self.game = game
         n = len(game.players)
         self.n = n

@@ -45,7 +45,7 @@ from companion.games.hearts.events import (
 from companion.games.hearts.rules import QUEEN, Context, card_name
 
 if TYPE_CHECKING:
-    from companion.games.hearts import Hearts
+    from companion.engine import Game  # not the Hearts class: its package imports this module
 
 
 # --------------------------------------------------------------------------- actions
@@ -122,7 +122,7 @@ DEAL, PASS, PLAY, WIDOW, MOON, TALLY, OVER = (
 
 
 class HeartsState(State):
-    def __init__(self, game: Hearts) -> None:
+    def __init__(self, game: Game) -> None:
         self.game = game
         opts = game.options
         self.n = n = len(game.players)

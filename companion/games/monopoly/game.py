@@ -5,11 +5,11 @@ from __future__ import annotations
 import re
 from typing import Any, ClassVar
 
-from companion.clock import parse_hour
 from companion.engine import Action, Draw, Game, GameSpec, IllegalAction, Option, State, Throw
 from companion.games.monopoly import actions as A
 from companion.games.monopoly.edition import Edition, load_edition
 from companion.games.monopoly.state import MonopolyState
+from companion.hours import parse_hour
 
 HOUSE_RULES = (
     "Rent is the owner's to claim, as printed (option rent=auto: the Bank collects it);"

@@ -55,7 +55,7 @@ from companion.games.monopoly.phases import (
 from companion.games.monopoly.rent import HOTEL, rent, valuation
 
 if TYPE_CHECKING:
-    from companion.games.monopoly.game import Monopoly
+    from companion.engine import Game  # not the Monopoly class: its module imports this one
 
 _HANDLERS: dict[type, Any] = {}
 
@@ -70,7 +70,7 @@ class MonopolyState(State):
         "winners_", "last_dice", "requests", "manual_end",
     )
 
-    def __init__(self, game: Monopoly, edition: Edition) -> None:
+    def __init__(self, game: Game, edition: Edition) -> None:
         self.game = game
         self.ed = edition
         n = self.n = len(game.players)

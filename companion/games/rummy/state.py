@@ -43,7 +43,7 @@ from companion.games.rummy.events import (
 from companion.games.rummy.melds import DECK, card_name
 
 if TYPE_CHECKING:
-    from companion.games.rummy import Rummy
+    from companion.engine import Game  # not the Rummy class: its package imports this module
 
 
 @dataclass(frozen=True)
@@ -112,7 +112,7 @@ EACH = {2: 10, 3: 7, 4: 7, 5: 6, 6: 6}
 
 
 class RummyState(State):
-    def __init__(self, game: Rummy) -> None:
+    def __init__(self, game: Game) -> None:
         self.game = game
         opts = game.options
         self.n = n = len(game.players)

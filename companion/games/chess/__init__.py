@@ -32,9 +32,8 @@ from companion.engine import (
     Priority,
     State,
 )
-from companion.games import _agreement as agreement
-from companion.games import register
-from companion.games._agreement import Resign as Resign  # the journal type "Resign"
+from companion.games import agreement, register
+from companion.games.agreement import Resign as Resign  # the journal type "Resign"
 from companion.observations import BoardSeen, MoveChosen, Observation
 
 WHITE, BLACK = 0, 1
@@ -201,7 +200,7 @@ class Chess(Game):
     )
     action_types = {"Move": Move, "TakeBack": TakeBack, "ClaimDraw": ClaimDraw,
                     **agreement.ACTIONS}
-    tools = {"perft": "companion.games.chess_game:perft_main"}
+    tools = {"perft": "companion.games.chess:perft_main"}
 
     def new_state(self) -> ChessState:
         fen = str(self.options["fen"]).strip()

@@ -15,18 +15,8 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from companion.engine import Action, Event, GameSpec, Option, State
-from companion.games import _agreement as agreement
-from companion.games import register
-from companion.games._draughts_core import (
-    DRAUGHTS_BOARD,
-    Move,
-    Position,
-    draughts_moves,
-    draughts_play,
-    parse_fen,
-    perft,
-)
-from companion.games._draughts_game import (
+from companion.games import agreement, register
+from companion.games.draughts.common import (
     TABLE_OPTIONS,
     BoardState,
     DrawCount,
@@ -34,6 +24,15 @@ from companion.games._draughts_game import (
     TableGame,
     parse_command,
     perft_tool,
+)
+from companion.games.draughts.core import (
+    DRAUGHTS_BOARD,
+    Move,
+    Position,
+    draughts_moves,
+    draughts_play,
+    parse_fen,
+    perft,
 )
 
 START = "W:W31-50:B1-20"
@@ -173,7 +172,7 @@ class Draughts(TableGame):
     )
     action_types: ClassVar[dict[str, type[Action]]] = {"PieceMove": PieceMove,
                                                        **agreement.ACTIONS}
-    tools: ClassVar[dict[str, str]] = {"perft": "companion.games.draughts:perft_main"}
+    tools: ClassVar[dict[str, str]] = {"perft": "companion.games.draughts.international:perft_main"}
 
     def new_state(self) -> DraughtsState:
         try:

@@ -36,7 +36,7 @@ from companion.engine import (
     TurnPasses,
 )
 from companion.games import register
-from companion.games._sorry_board import CARD_ORDER, START, SorryBoard, load_deck, load_sorry_board
+from companion.games.sorry.board import CARD_ORDER, START, SorryBoard, load_deck, load_sorry_board
 
 LETTERS = "ABCDEFGH"
 FORWARD = {"1": 1, "2": 2, "3": 3, "5": 5, "7": 7, "8": 8, "10": 10, "11": 11, "12": 12}
@@ -360,7 +360,7 @@ class Sorry(Game):
 
     def parse_action(self, state: State, text: str) -> Action:
         assert isinstance(state, SorryState)
-        from companion.games._sorry_words import parse_move
+        from companion.games.sorry.words import parse_move
 
         return parse_move(state, text)
 
@@ -764,7 +764,7 @@ class SorryState(State):
 
     def pass_refusal(self, card: str) -> str:
         """Why ``card`` may not be forfeited (or, with a hand, discarded) now."""
-        from companion.games._sorry_words import describe_move
+        from companion.games.sorry.words import describe_move
 
         moves = self.moves_for(card)
         if card == "11":
@@ -885,7 +885,7 @@ class SorryState(State):
         return [float(self.home_count(s)) for s in range(len(self.game.players))]
 
     def describe_action(self, action: Action) -> str:
-        from companion.games._sorry_words import describe_move
+        from companion.games.sorry.words import describe_move
 
         return describe_move(self, action)
 

@@ -35,7 +35,7 @@ from companion.engine import (
     TurnPasses,
 )
 from companion.games import register
-from companion.games._race import BoardReader, load_board
+from companion.games.race.common import BoardReader, load_board
 
 YARD = -1
 PAWN_LETTERS = "ABCDEFGH"

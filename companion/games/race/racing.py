@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 
 from companion.engine import Event, GameSpec, Option, number_word
 from companion.games import register
-from companion.games._race import (
+from companion.games.race.common import (
     BoardReader,
     Moved,
     RaceGame,
@@ -25,7 +25,7 @@ from companion.games._race import (
     board_option,
     square_words,
 )
-from companion.games._race import (
+from companion.games.race.common import (
     stats_main as race_stats,
 )
 
@@ -146,7 +146,7 @@ class RacingGame(RaceGame):
         ),
         house_rules=HOUSE_RULES,
     )
-    tools = {"stats": "companion.games.racing:stats_main"}
+    tools = {"stats": "companion.games.race.racing:stats_main"}
     board_file = "boards/racing.json"
 
     def read_board(self, reader: BoardReader) -> None:

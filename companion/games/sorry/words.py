@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from companion.engine import Action, IllegalAction
-from companion.games._sorry_board import CARD_ORDER, START
+from companion.games.sorry.board import CARD_ORDER, START
 
 if TYPE_CHECKING:
     from companion.games.sorry import SorryState

@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 
 from companion.engine import Event, GameSpec, Option, Priority, TurnPasses, number_word
 from companion.games import register
-from companion.games._race import (
+from companion.games.race.common import (
     BoardReader,
     RaceGame,
     RaceState,
@@ -23,7 +23,7 @@ from companion.games._race import (
     square_words,
     throw_words,
 )
-from companion.games._race import (
+from companion.games.race.common import (
     stats_main as race_stats,
 )
 
@@ -286,7 +286,7 @@ class GameOfTheGoose(RaceGame):
         ),
         house_rules=HOUSE_RULES,
     )
-    tools = {"stats": "companion.games.goose:stats_main"}
+    tools = {"stats": "companion.games.race.goose:stats_main"}
     board_file = "boards/goose.json"
 
     def read_board(self, reader: BoardReader) -> None:

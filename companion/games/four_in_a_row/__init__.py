@@ -27,8 +27,7 @@ from companion.engine import (
     TurnPasses,
     counted,
 )
-from companion.games import _agreement as agreement
-from companion.games import register
+from companion.games import agreement, register
 
 HOUSE_RULES = (
     "The rulebook says only 'place your playing piece': by default the board stands upright,"

@@ -35,7 +35,7 @@ from companion.engine import (
     TurnPasses,
 )
 from companion.games import register
-from companion.games._poker_hands import (
+from companion.games.dice.poker_hands import (
     CLASSES,
     LABELS,
     Hand,
@@ -142,7 +142,7 @@ class PokerDice(Game):
         house_rules=HOUSE_RULES,
     )
     action_types = {"Stand": Stand, "Redraw": Redraw}
-    tools = {"count": "companion.games.poker_dice:count_main"}
+    tools = {"count": "companion.games.dice.poker_dice:count_main"}
 
     def new_state(self) -> PokerDiceState:
         return PokerDiceState(self)

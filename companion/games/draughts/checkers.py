@@ -12,9 +12,16 @@ from __future__ import annotations
 from typing import ClassVar
 
 from companion.engine import Action, GameSpec, Option, State
-from companion.games import _agreement as agreement
-from companion.games import register
-from companion.games._draughts_core import (
+from companion.games import agreement, register
+from companion.games.draughts.common import (
+    TABLE_OPTIONS,
+    BoardState,
+    PieceMove,
+    TableGame,
+    parse_command,
+    perft_tool,
+)
+from companion.games.draughts.core import (
     CHECKERS_BOARD,
     Move,
     Position,
@@ -22,14 +29,6 @@ from companion.games._draughts_core import (
     checkers_play,
     parse_fen,
     perft,
-)
-from companion.games._draughts_game import (
-    TABLE_OPTIONS,
-    BoardState,
-    PieceMove,
-    TableGame,
-    parse_command,
-    perft_tool,
 )
 
 START = "B:W21-32:B1-12"
@@ -92,7 +91,7 @@ class Checkers(TableGame):
     )
     action_types: ClassVar[dict[str, type[Action]]] = {"PieceMove": PieceMove,
                                                        **agreement.ACTIONS}
-    tools: ClassVar[dict[str, str]] = {"perft": "companion.games.checkers:perft_main"}
+    tools: ClassVar[dict[str, str]] = {"perft": "companion.games.draughts.checkers:perft_main"}
 
     def new_state(self) -> CheckersState:
         try:

@@ -28,8 +28,8 @@ from companion.engine import (
     State,
     TurnPasses,
 )
-from companion.games import _agreement as agreement
-from companion.games._draughts_core import Geometry, Move, Position, format_fen, parse_fen
+from companion.games import agreement
+from companion.games.draughts.core import Geometry, Move, Position, format_fen, parse_fen
 from companion.observations import MoveChosen, Observation
 
 # --------------------------------------------------------------------------- action

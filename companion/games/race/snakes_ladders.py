@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 
 from companion.engine import Event, GameSpec, Option
 from companion.games import register
-from companion.games._race import (
+from companion.games.race.common import (
     BoardReader,
     Moved,
     RaceGame,
@@ -24,7 +24,7 @@ from companion.games._race import (
     board_option,
     throw_words,
 )
-from companion.games._race import (
+from companion.games.race.common import (
     stats_main as race_stats,
 )
 
@@ -172,7 +172,7 @@ class SnakesAndLadders(RaceGame):
         ),
         house_rules=HOUSE_RULES,
     )
-    tools = {"stats": "companion.games.snakes_ladders:stats_main"}
+    tools = {"stats": "companion.games.race.snakes_ladders:stats_main"}
     board_file = "boards/snakes-ladders.json"
 
     def read_board(self, reader: BoardReader) -> None:

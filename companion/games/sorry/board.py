@@ -14,7 +14,7 @@ from functools import cached_property
 from typing import Any
 
 from companion.datafile import load_fields
-from companion.games._race import BoardReader, load_board
+from companion.games.race.common import BoardReader, load_board
 
 START = -1
 SAFE_BASE = 100

@@ -1,5 +1,5 @@
 """A small alpha-beta search for checkers and international draughts, on the project's own
-move generator (companion/games/_draughts_core.py).
+move generator (companion/games/draughts/core.py).
 
 Negamax with alpha-beta, iterative deepening under a node budget, captures searched first and
 searched on past the depth while they last (the side to move must take, so a position in the
@@ -15,7 +15,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from companion.games._draughts_core import Geometry, Move, Position
+from companion.games.draughts.core import Geometry, Move, Position
 
 WIN = 100_000
 MAN = 100

@@ -1,6 +1,6 @@
 """The score form of the five-dice game (rulebook 002, "Dice"): boxes and what dice score in them.
 
-Shared by the rules engine (``dice_game``), the optimal-strategy solver (``_dice_optimal``) and
+Shared by the rules engine (``dice_game``), the optimal-strategy solver (``optimal``) and
 ``companion count dice``. Dice are given as values 1..6; a *roll* is a sorted tuple of five.
 """
 

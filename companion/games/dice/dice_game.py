@@ -7,7 +7,7 @@ nothing to fill after the third throw the player *must* cross out a box (ruleboo
 2-3-3-3-4). The game ends when every form is full; the highest total wins.
 
 ``hint`` (a question, see ``query``) names the keep or box that maximises the expected final
-score under these rules, from the optimal solitaire strategy in ``_dice_optimal``.
+score under these rules, from the optimal solitaire strategy in ``optimal``.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ from companion.engine import (
     TurnPasses,
 )
 from companion.games import register
-from companion.games._dice_boxes import (
+from companion.games.dice.boxes import (
     BOXES,
     KINDS_READINGS,
     SPOKEN,
@@ -190,8 +190,8 @@ class DiceGame(Game):
     )
     action_types = {"Keep": Keep, "Fill": Fill, "Cross": Cross}
     tools = {
-        "count": "companion.games.dice_game:count_main",
-        "advise": "companion.games.dice_game:advise_main",
+        "count": "companion.games.dice.dice_game:count_main",
+        "advise": "companion.games.dice.dice_game:advise_main",
     }
 
     def new_state(self) -> DiceState:
@@ -484,7 +484,7 @@ class DiceState(State):
             return "The game is over."
         if self.awaiting_throw:
             return f"Throw {5 - len(self.kept)} dice first."
-        from companion.games._dice_optimal import advise
+        from companion.games.dice.optimal import advise
 
         p = self.turn
         closed = set(self.filled[p]) | self.crossed[p]
@@ -583,7 +583,7 @@ def advise_main(argv: list[str]) -> int:
     parser.add_argument("--kinds", choices=KINDS_READINGS, default="exactly")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    from companion.games._dice_optimal import advise, table
+    from companion.games.dice.optimal import advise, table
 
     e = table(args.kinds)
     if not args.dice:

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
-from companion.games._dice_boxes import (
+from companion.games.dice.boxes import (
     BOXES,
     SPOKEN,
     UPPER,
