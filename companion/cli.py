@@ -11,6 +11,7 @@ import logging
 import os
 import sqlite3
 import sys
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -18,7 +19,7 @@ from typing import Any
 from companion.clock import start_clock
 from companion.config import user_data_dir
 from companion.console import name_problem
-from companion.engine import Game, Priority, sentence
+from companion.engine import Game, Priority, counted, sentence
 from companion.games import find, load_all
 from companion.journal import (
     DamagedJournal,
@@ -27,13 +28,12 @@ from companion.journal import (
     JournalError,
     NewestUnreadable,
     disk_reason,
-    latest_journal,
     never_started,
-    new_journal_path,
     unused_path,
 )
 from companion.phrases import Phrasebook
 from companion.printable import printable
+from companion.saved import chosen
 from companion.session import ReplayError, Session, build_game, salvage
 from companion.sources import Source, open_source
 
@@ -102,10 +102,16 @@ usage: companion COMMAND [options]
        [--publish mqtt://HOST/CLUB|FILE] [--table NAME]
                                       play a game at the table (shown on a page, published
                                       to a club)
+       [--name NAME]                  (a name to resume it by)
+  list [--json]                       the saved games: name, game, players, turn, last played
   resume [NAME] [--journal PATH] [--salvage] [--view [lan]]
                                       continue the latest (or a named) game
-  state [--journal PATH] [--json]     the current state of a saved game
-  history [--journal PATH] [--json]   the log of a saved game
+  rematch [NAME] [--name NEW]         a new game of the same game, players and options
+  delete NAME [--yes]                 delete a saved game (asks first unless --yes)
+  state [NAME] [--journal PATH] [--json]
+                                      the current state of a saved game
+  history [NAME] [--journal PATH] [--json]
+                                      the log of a saved game
   export [NAME] [--journal PATH] --pgn|--pdn [--out FILE] | --db DEST
                                       a saved game as PGN (chess) or PDN (checkers, draughts),
                                       or a safe copy of it (one file, checked)
@@ -258,6 +264,7 @@ def cmd_play(argv: list[str]) -> int:
     parser.add_argument("--pgn", metavar="FILE", help="chess: start from this game's moves")
     parser.add_argument("--pdn", metavar="FILE",
                         help="checkers, draughts: start from this game's moves")
+    _name_argument(parser)
     args, extra = parser.parse_known_args(argv)
     cls = find(args.game)
     options = _game_options(cls, args.option, extra, args)
@@ -268,12 +275,37 @@ def cmd_play(argv: list[str]) -> int:
     record, names = _record(cls, args, options)
     players = _players(cls, args.players) if args.players or not names else names
     game, files = build_game(cls, players, options)
+    return _begin(game, files, args, record=record)
+
+
+def _name_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--name", dest="game_name", metavar="NAME",
+                        help="a name for the saved game (companion resume NAME, "
+                        "companion list)")
+
+
+def _begin(game: Game, files: dict[str, Any], args: argparse.Namespace, *,
+           record: Sequence[Any] = ()) -> int:
+    """A new game set up and played: everything that can be refused is refused before its
+    journal is made."""
+    from companion import saved
+
     problem = name_problem(game.players, game.command_help())
     if problem:  # before any journal is made
         raise ValueError(problem)
+    name = args.game_name
+    if name is not None:
+        problem = saved.name_problem(name)
+        if problem:
+            raise ValueError(problem)
+        name = " ".join(name.split())
+        if saved.taken(name) is not None:
+            raise ValueError(f"There is already a saved game called \"{name}\": go on "
+                             f"with it (companion resume \"{name}\"), play it again "
+                             f"(companion rematch \"{name}\") or choose another name.")
     tags = _tags(args)
     sources = _sources(args)  # a bad source spec is refused before any journal is made
-    path = Path(args.journal) if args.journal else new_journal_path(cls.spec.name)
+    path = Path(args.journal) if args.journal else saved.new_path(game.spec.name, name)
     if path.exists() and not never_started(path):
         raise ValueError(f"{path} already holds a game: use 'companion resume --journal {path}'")
     club = _club(args)  # a bad broker address is refused before any journal is made
@@ -282,13 +314,14 @@ def cmd_play(argv: list[str]) -> int:
     announcer = _announcer(args)
     session = Session.start(game, Journal(path), announcer, seed=args.seed,
                             auto_chance=_auto_chance(args), config=files, tags=tags,
-                            phrases=phrases)
+                            phrases=phrases, name=name)
     if args.seed is not None and _auto_chance(args):
         print("(virtual dice and decks follow --seed: predictable by anyone who knows it)",
               file=sys.stderr)
     if record:
-        session.load(record, source=f"record:{Path(args.pgn or args.pdn).name}")
-        session.say(f"{len(record)} moves read from {Path(args.pgn or args.pdn).name}. "
+        where = Path(args.pgn or args.pdn).name
+        session.load(record, source=f"record:{where}")
+        session.say(f"{len(record)} moves read from {where}. "
                     + sentence(session.state.status()), Priority.RESULT)
     print(printable(f"(journal: {path})"), file=sys.stderr)
     return _run(session, sources, announcer, brain, club=club, board=args.board != "keyboard",
@@ -297,14 +330,14 @@ def cmd_play(argv: list[str]) -> int:
 
 def cmd_resume(argv: list[str]) -> int:
     parser = _io_parser("companion resume")
-    parser.add_argument("name", nargs="?", help="part of a saved game's file name")
+    parser.add_argument("name", nargs="?", help="a saved game's name (companion list)")
     parser.add_argument("--salvage", action="store_true",
                         help="if the journal is damaged or an entry no longer replays (a "
                         "journal saved by another version): go on in a copy that keeps the "
                         "entries before it; the journal itself is left as it was")
     args = parser.parse_args(argv)
     try:
-        path = Path(args.journal) if args.journal else latest_journal(args.name)
+        path = chosen(args.name, args.journal)
     except NewestUnreadable as err:
         if not args.salvage:
             raise
@@ -579,11 +612,105 @@ def _tags(args: argparse.Namespace) -> Any:
     return TagMap.load(args.tags) if args.tags else None
 
 
+# --------------------------------------------------------------------------- saved games
+
+
+def cmd_list(argv: list[str]) -> int:
+    from companion.saved import saved_games
+
+    parser = argparse.ArgumentParser(prog="companion list", allow_abbrev=False)
+    parser.add_argument("--json", action="store_true", help="for machines (docs/json.md)")
+    args = parser.parse_args(argv)
+    games = saved_games()
+    if args.json:
+        print(json.dumps([g.to_json() for g in games], indent=2))
+        return 0
+    if not games:
+        print("There are no saved games yet. Start one with 'companion play GAME --name NAME'.")
+        return 0
+    rows = [("NAME", "GAME", "PLAYERS", "TURN", "LAST PLAYED")]
+    for g in games:
+        rows.append((g.name, g.title or "?", ", ".join(g.players) or "?",
+                     g.where() + (f", {counted(g.actions, 'move')}" if not g.problem else ""),
+                     time.strftime("%Y-%m-%d %H:%M", time.localtime(g.last_played))))
+    widths = [max(len(row[i]) for row in rows) for i in range(4)]
+    for row in rows:
+        cells = [cell.ljust(width) for cell, width in zip(row, widths, strict=False)]
+        print(printable("  ".join([*cells, row[4]])))
+    for g in games:
+        if g.problem:
+            print(printable(f"({g.name}: {g.problem})"), file=sys.stderr)
+    return 0
+
+
+def cmd_rematch(argv: list[str]) -> int:
+    from companion import saved
+
+    parser = _io_parser("companion rematch")
+    parser.add_argument("name", nargs="?", help="the saved game to play again (default: the "
+                        "game played last)")
+    _name_argument(parser)
+    parser.set_defaults(dice=None, cards=None, seed=None, pgn=None, pdn=None)
+    args = parser.parse_args(argv)
+    old = saved.chosen(args.name, args.journal)
+    args.journal = None  # --journal names the game played before; the rematch is a new file
+    journal = Journal(old, readonly=True)
+    try:
+        meta = journal.meta()
+    finally:
+        journal.close()
+    # The same dice and decks as before unless told: virtual ones stay virtual.
+    auto = set(meta.get("auto_chance", []))
+    args.dice = args.dice or ("virtual" if "dice" in auto else "keyboard")
+    args.cards = args.cards or ("virtual" if "card" in auto else "keyboard")
+    if args.game_name is None and meta.get("name"):
+        args.game_name = saved.next_name(str(meta["name"]))
+    game, _ = build_game(meta["game"], meta["players"], meta["options"],
+                         files=meta.get("config"))
+    print(printable(f"(a rematch of {saved.describe(old).name})"), file=sys.stderr)
+    return _begin(game, dict(meta.get("config") or {}), args)
+
+
+def cmd_delete(argv: list[str]) -> int:
+    from companion import saved
+
+    parser = argparse.ArgumentParser(prog="companion delete", allow_abbrev=False)
+    parser.add_argument("name", nargs="?", help="the saved game's name (companion list)")
+    parser.add_argument("--journal", help="the game's journal file")
+    parser.add_argument("--yes", action="store_true", help="without asking")
+    args = parser.parse_args(argv)
+    if not args.name and not args.journal:
+        raise ValueError("Say which saved game to delete, by its name (companion list shows "
+                         "them) or with --journal PATH.")
+    path = saved.chosen(args.name, args.journal)
+    if not path.is_file() or path.suffix != ".sqlite":
+        raise ValueError(f"There is no saved game at {path}.")
+    game = saved.describe(path)
+    what = (f"\"{game.name}\" ({game.title}: {', '.join(game.players)}; {game.where()}, "
+            f"{counted(game.actions, 'move')})" if not game.problem else f"\"{game.name}\"")
+    if not args.yes:
+        if not sys.stdin.isatty():
+            raise ValueError(f"Deleting {what} needs --yes when it cannot be asked at a "
+                             "terminal.")
+        try:
+            answer = input(printable(f"Delete the saved game {what}? It cannot be undone. "
+                                     "Type yes to delete it: "))
+        except EOFError:
+            answer = ""
+        if answer.strip().casefold() != "yes":
+            print("Nothing was deleted.")
+            return 1
+    saved.delete(path)
+    log.info("deleted the saved game %s (%s)", game.name, path)
+    print(printable(f"Deleted the saved game {what}."))
+    return 0
+
+
 # --------------------------------------------------------------------------- state, history
 
 
 def _open_saved(journal: str | None, name: str | None = None) -> Session:
-    path = Path(journal) if journal else latest_journal(name)
+    path = chosen(name, journal)
     view = Journal(path, readonly=True)
     try:
         return Session.view(view)
@@ -618,7 +745,7 @@ def cmd_history(argv: list[str]) -> int:
     parser.add_argument("--journal")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    path = Path(args.journal) if args.journal else latest_journal(args.name)
+    path = chosen(args.name, args.journal)
     journal = Journal(path, readonly=True)
     rows: list[dict[str, Any]] = []
     try:
@@ -701,6 +828,9 @@ COMMANDS: dict[str, Callable[[list[str]], int]] = {
     "games": cmd_games,
     "play": cmd_play,
     "resume": cmd_resume,
+    "list": cmd_list,
+    "rematch": cmd_rematch,
+    "delete": cmd_delete,
     "state": cmd_state,
     "history": cmd_history,
 }

@@ -157,12 +157,14 @@ class Session:
         seed: int | None = None,
         auto_chance: frozenset[str] = frozenset(),
         config: Mapping[str, Any] | None = None,
+        name: str | None = None,
         **kwargs: Any,
     ) -> Session:
         """A new game. ``config``: the data files it was built from (``build_game``), kept in
         the journal so that resume rebuilds the same game whatever happens to the files.
         ``seed``: virtual dice and decks from a seeded generator, predictable by anyone who
         knows it (for tests and demos); without it they come from the operating system.
+        ``name``: the saved game's name (``companion resume NAME``; companion/saved.py).
         Player names that cannot be typed, or that read as commands, are a ValueError."""
         problem = console.name_problem(game.players, game.command_help())
         if problem:
@@ -177,6 +179,8 @@ class Session:
                 "auto_chance": sorted(auto_chance),
                 "config": dict(config or {}),
                 "code": code_meta(type(game)),  # what resume compares (provenance.py)
+                # not a setup key: outside the checksum, as journals before names had none
+                **({"name": name} if name else {}),
             }
         )
         session = cls(game, journal, announcer, seed=seed, auto_chance=auto_chance, **kwargs)
@@ -717,7 +721,8 @@ def salvage(source: str | Path, dest: Journal) -> Salvaged:
         except ReplayError as err:
             kept = next(i for i, e in enumerate(entries) if e.seq == err.seq)
             why = str(err)
-    dest.write_meta({**meta, "code": code_meta(type(game)),
+    named = {"name": f"{meta['name']} (salvaged)"} if meta.get("name") else {}
+    dest.write_meta({**meta, **named, "code": code_meta(type(game)),
                      "salvaged_from": {"journal": str(source), "entries": len(entries),
                                        "kept": kept}})
     for entry in entries[:kept]:
