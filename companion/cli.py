@@ -12,7 +12,7 @@ import os
 import sqlite3
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -82,6 +82,8 @@ def _dispatch(command: str, rest: list[str]) -> int:
         log.warning("companion %s refused: %s", command, message)
         print(printable(f"companion {command}: {message}"), file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        raise  # the reader went away: main() stops quietly
     except (OSError, sqlite3.Error) as err:  # a disk or file that fails: a sentence
         where = f" ({err.filename})" if isinstance(err, OSError) and err.filename else ""
         log.error("companion %s failed: %s", command, err)
@@ -738,30 +740,46 @@ def cmd_state(argv: list[str]) -> int:
 
 
 def cmd_history(argv: list[str]) -> int:
-    from companion.history import history_rows
+    from companion.history import raw_rows, told_lines, told_rows
 
-    parser = argparse.ArgumentParser(prog="companion history")
-    parser.add_argument("name", nargs="?")
+    parser = argparse.ArgumentParser(prog="companion history", allow_abbrev=False)
+    parser.add_argument("name", nargs="?", help="a saved game's name (companion list)")
     parser.add_argument("--journal")
-    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--json", action="store_true", help="for machines (docs/json.md)")
+    parser.add_argument("--raw", action="store_true",
+                        help="the journal's entries as stored, not what was said")
     args = parser.parse_args(argv)
     path = chosen(args.name, args.journal)
     journal = Journal(path, readonly=True)
     rows: list[dict[str, Any]] = []
     try:
-        for row in history_rows(journal):
+        for row in (raw_rows if args.raw else told_rows)(journal):
             rows.append(row)
-            if not args.json:  # a damaged journal: the entries before the damage are shown
+            if args.raw and not args.json:  # a damaged journal: the entries before it shown
                 who = f" [{row['source']}]" if row["source"] else ""
                 print(printable(f"{row['seq']:>5} {row['time']} {row['kind']:<8} "
                                 f"{row['text']}{who}"))
     except DamagedJournal as err:
+        if not args.raw and not args.json:
+            _print_lines(told_lines(rows))
         raise _with_salvage_hint(err, path) from err
+    except ReplayError as err:
+        if not args.json:
+            _print_lines(told_lines(rows))
+        raise JournalError(f"{err} The entries as stored: companion history --raw --journal "
+                           f"{path}.") from err
     finally:
         journal.close()
-    if args.json:
-        print(json.dumps(rows, indent=2))
+    if args.json:  # one object per journal entry (the opening's sentences: text only)
+        print(json.dumps([row for row in rows if row["seq"] > 0], indent=2))
+    elif not args.raw:
+        _print_lines(told_lines(rows))
     return 0
+
+
+def _print_lines(lines: Iterable[str]) -> None:
+    for line in lines:
+        print(printable(line))
 
 
 # --------------------------------------------------------------------------- game tools

@@ -34,6 +34,7 @@ Commands:
   again             repeat the last announcement
   yes / no          confirm or reject an unsure reading
   state             the state as JSON
+  history [N|all]   what was said in the last N turns (default 5), with who acted
   help              this list
   quit              stop (the game is saved; 'companion resume' continues it)
 Start a line with a player's name to give it as that player ("Blue roll 4")."""
@@ -215,6 +216,22 @@ def cmd_state(session: Session, args: list[str], obs: TextCommand) -> Reply:
     return Reply(True, text)
 
 
+def cmd_history(session: Session, args: list[str], obs: TextCommand) -> Reply:
+    # Imported here: the history retells the game through a Session (session imports this).
+    from companion.history import told_lines, told_rows
+
+    word = args[0].casefold() if args else "5"
+    if len(args) > 1 or not (word == "all" or (word.isascii() and word.isdigit())):
+        raise IllegalAction("Say history, history 3 for the last three turns, or history all")
+    rows = list(told_rows(session.journal))
+    if word != "all":
+        last = rows[-1]["turn"] if rows else 0
+        rows = [row for row in rows if row["turn"] > last - int(word)]
+    text = "\n".join(told_lines(rows))
+    print(printable(text, lines=True))
+    return Reply(True, text)
+
+
 def cmd_yes(session: Session, args: list[str], obs: TextCommand) -> Reply:
     return session.confirm(True)
 
@@ -240,6 +257,7 @@ COMMANDS: dict[str, Handler] = {
     "again": cmd_again,
     "help": cmd_help,
     "state": cmd_state,
+    "history": cmd_history,
     "yes": cmd_yes,
     "no": cmd_no,
     "quit": cmd_quit,

@@ -465,7 +465,10 @@ class Session:
     def undo(self, source: str = "keyboard") -> Reply:
         if not self.applied:
             raise IllegalAction("There is nothing to undo")
-        count = self._undo_depth()
+        return self._undo(self._undo_depth(), source)
+
+    def _undo(self, count: int, source: str) -> Reply:
+        """Take back ``count`` actions (an undo entry; history retells it with its count)."""
         undone = self.applied[-count]
         self.journal.append(UNDO, {"count": count}, source=source)
         self._replay()
@@ -490,8 +493,14 @@ class Session:
         for earlier in self.applied[:index]:
             trial.apply(earlier)
         trial.apply(action)  # raises IllegalAction, changing nothing, when it is illegal here
+        kept = _still_legal(trial, self.applied[index + 1 :])
+        return self._correct(index, action, kept, source)
+
+    def _correct(self, index: int, action: Action, kept: Sequence[Action],
+                 source: str) -> Reply:
+        """Replace the action at ``index`` by ``action``, keeping ``kept`` after it (a
+        correction entry; history retells it with what it kept)."""
         later = self.applied[index + 1 :]
-        kept = _still_legal(trial, later)
         dropped = later[len(kept) :]
         self.journal.append(
             CORRECT,
