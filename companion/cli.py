@@ -4,17 +4,19 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import inspect
 import json
 import logging
 import os
+import re
 import sqlite3
 import sys
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from companion.clock import start_clock
 from companion.config import user_data_dir
@@ -59,12 +61,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     command, rest = args[0], args[1:]
     _setup_logging()
+    hook, sys.unraisablehook = sys.unraisablehook, _unraisable
     try:
-        return _dispatch(command, rest)
+        with _argument_sentences():
+            return _dispatch(command, rest)
     except BrokenPipeError:
         # The reader went away (``companion history | head``): stop quietly, as cat does.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
+    finally:
+        sys.unraisablehook = hook
+
+
+def _unraisable(info: Any) -> None:
+    """An error Python can only report (in a ``__del__``, a speech library's C callback):
+    logged, never a traceback on the players' terminal."""
+    log.error("ignored: %s in %r", info.exc_value, info.object,
+              exc_info=(info.exc_type, info.exc_value, info.exc_traceback))
 
 
 def _dispatch(command: str, rest: list[str]) -> int:
@@ -76,9 +89,8 @@ def _dispatch(command: str, rest: list[str]) -> int:
         if command in GAME_TOOLS:
             return _game_tool(command, rest)
     except (JournalError, KeyError, ValueError, FileNotFoundError) as err:
-        message = err.args[0] if isinstance(err, KeyError) and err.args else err
-        if isinstance(err, DiskError) and not str(err).endswith("."):
-            message = f"{err}."  # (a disk error's reason is also said inside sentences)
+        # a sentence, whatever raised it (a disk error's reason is also said inside others)
+        message = sentence(str(err.args[0] if isinstance(err, KeyError) and err.args else err))
         log.warning("companion %s refused: %s", command, message)
         print(printable(f"companion {command}: {message}"), file=sys.stderr)
         return 2
@@ -89,8 +101,93 @@ def _dispatch(command: str, rest: list[str]) -> int:
         log.error("companion %s failed: %s", command, err)
         print(f"companion {command}: {disk_reason(err)}{where}.", file=sys.stderr)
         return 2
-    print(f"companion: unknown command {command!r}\n\n{USAGE}", file=sys.stderr)
+    except Exception as err:  # a bug: said as a sentence, the details in the log
+        log.exception("companion %s failed", command)
+        print(f"companion {command}: that failed inside the companion ({type(err).__name__}), "
+              f"which is a fault of the program, not of what was typed. The details are in "
+              f"{user_data_dir() / 'companion.log'}.", file=sys.stderr)
+        return 1
+    print(printable(f"companion: there is no command \"{command}\".\n\n{USAGE}", lines=True),
+          file=sys.stderr)
     return 2
+
+
+@contextlib.contextmanager
+def _argument_sentences() -> Iterator[None]:
+    """Every command's arguments refused with a sentence, not argparse's usage and "error:"
+    lines: its ``error`` is replaced while a command runs (the parsers of devices/ and
+    vision/ too, which cannot import this module)."""
+    saved = argparse.ArgumentParser.error
+
+    def refuse(parser: argparse.ArgumentParser, message: str) -> NoReturn:
+        raise ValueError(args_sentence(parser.prog, message))
+
+    argparse.ArgumentParser.error = refuse  # type: ignore[method-assign,assignment]
+    try:
+        yield
+    finally:
+        argparse.ArgumentParser.error = saved  # type: ignore[method-assign]
+
+
+_KINDS = {"int": "a whole number", "float": "a number"}
+_ARGPARSE = (
+    (r"argument (?P<arg>\S+): invalid (?P<kind>\w+) value: '(?P<value>.*)'",
+     lambda m: f"{_arg(m)} takes {_KINDS.get(m['kind'], 'a ' + m['kind'])}, not "
+               f"\"{m['value']}\"."),
+    (r"argument (?P<arg>\S+): invalid choice: '(?P<value>.*)' \(choose from (?P<all>.*)\)",
+     lambda m: f"{_arg(m)} must be one of {m['all'].replace(chr(39), '')}; not "
+               f"\"{m['value']}\"."),
+    (r"argument (?P<arg>\S+): expected (?:one|at least one) argument",
+     lambda m: f"{_arg(m)} needs a value."),
+    (r"argument (?P<arg>\S+): not allowed with argument (?P<other>\S+)",
+     lambda m: f"{_arg(m)} and {m['other'].split('/')[0]} cannot be given together."),
+    (r"the following arguments are required: (?P<all>.*)",
+     lambda m: f"Something is missing: {m['all'].replace('/', ' or ')}."),
+    (r"one of the arguments (?P<all>.*) is required",
+     lambda m: f"It needs one of {m['all'].replace(' ', ', ')}."),
+    (r"unrecognized arguments: (?P<all>.*)",
+     lambda m: f"It does not take {m['all']}."),
+    (r"argument (?P<arg>\S+): (?P<why>takes .*)", lambda m: f"{_arg(m)} {m['why']}."),
+)
+
+
+def ranged(kind: type[int] | type[float], low: float, high: float) -> Callable[[str], Any]:
+    """An argument type: a number of ``kind`` from ``low`` to ``high``, else a sentence."""
+    what = "a whole number" if kind is int else "a number"
+
+    def parse(text: str) -> Any:
+        try:
+            value = kind(text)
+        except ValueError:
+            value = None
+        if value is None or not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"takes {what} from {low:g} to {high:g}, not "
+                                             f"\"{text}\"")
+        return value
+
+    parse.__name__ = what
+    return parse
+
+
+RATE = ranged(int, 50, 500)  # words per minute a listener can follow
+VOLUME = ranged(float, 0, 1)
+PORT = ranged(int, 0, 65535)
+
+
+def _arg(match: re.Match[str]) -> str:
+    return match["arg"].split("/")[0]
+
+
+def args_sentence(prog: str, message: str) -> str:
+    """argparse's complaint as a sentence, with where to look for the right form."""
+    for pattern, say in _ARGPARSE:
+        match = re.fullmatch(pattern, message)
+        if match:
+            text = say(match)
+            break
+    else:
+        text = sentence(message[:1].upper() + message[1:])
+    return f"{text} ('{prog} --help' shows what it takes.)"
 
 
 USAGE = """\
@@ -235,8 +332,8 @@ def _io_parser(prog: str) -> argparse.ArgumentParser:
     parser.add_argument("--tags", help="tag map for a card-tag or barcode reader")
     parser.add_argument("--voice", default="auto",
                         choices=["auto", "pyttsx3", "espeak", "console", "silent"])
-    parser.add_argument("--rate", type=int, default=170, help="words per minute")
-    parser.add_argument("--volume", type=float, default=1.0, help="0 to 1")
+    parser.add_argument("--rate", type=RATE, default=170, help="words per minute (50-500)")
+    parser.add_argument("--volume", type=VOLUME, default=1.0, help="0 to 1")
     club = parser.add_argument_group("club", "publish the game to a club's MQTT broker "
                                      "(docs/club.md)")
     club.add_argument("--publish", metavar="URL|FILE",
@@ -250,7 +347,7 @@ def _io_parser(prog: str) -> argparse.ArgumentParser:
     parser.add_argument("--view", nargs="?", const="local", choices=["local", "lan"],
                         help="serve a live page of the game: on this computer (127.0.0.1), "
                         "or with 'lan' to the local network, behind secret links")
-    parser.add_argument("--view-port", type=int, default=0,
+    parser.add_argument("--view-port", type=PORT, default=0,
                         help="the page's port (default: a free one)")
     return parser
 
@@ -787,14 +884,15 @@ def _print_lines(lines: Iterable[str]) -> None:
 
 def _game_tool(tool: str, argv: list[str]) -> int:
     if not argv:
-        print(f"usage: companion {tool} GAME ...", file=sys.stderr)
+        print(f"companion {tool}: say which game: companion {tool} GAME ...", file=sys.stderr)
         return 2
     cls = find(argv[0])
     entry = cls.tools.get(tool)
     if entry is None:
         having = [c.spec.name for c in load_all().all() if tool in c.tools]
         print(f"companion {tool}: {cls.spec.title} has no {tool} tool"
-              + (f" (games with one: {', '.join(having)})" if having else ""), file=sys.stderr)
+              + (f" (games with one: {', '.join(having)})" if having else "") + ".",
+              file=sys.stderr)
         return 2
     rest, voice = _tool_voice(argv[1:])
     if voice is None:
@@ -816,7 +914,7 @@ def _game_tool(tool: str, argv: list[str]) -> int:
 
 class _Refusing(argparse.ArgumentParser):
     def error(self, message: str) -> Any:
-        raise ValueError(message)
+        raise ValueError(args_sentence(self.prog, message))
 
 
 def _tool_voice(argv: list[str]) -> tuple[list[str], Callable[[], Any] | None]:
@@ -826,8 +924,8 @@ def _tool_voice(argv: list[str]) -> tuple[list[str], Callable[[], Any] | None]:
     go to standard error, so the printed lines stay one per input line."""
     parser = _Refusing(add_help=False, allow_abbrev=False)
     parser.add_argument("--voice", choices=["auto", "pyttsx3", "espeak", "console", "silent"])
-    parser.add_argument("--rate", type=int, default=170)
-    parser.add_argument("--volume", type=float, default=1.0)
+    parser.add_argument("--rate", type=RATE, default=170)
+    parser.add_argument("--volume", type=VOLUME, default=1.0)
     args, rest = parser.parse_known_args(argv)
     if args.voice is None:
         return argv, None
