@@ -209,8 +209,9 @@ usage: companion COMMAND [options]
   delete NAME [--yes]                 delete a saved game (asks first unless --yes)
   state [NAME] [--journal PATH] [--json]
                                       the current state of a saved game
-  history [NAME] [--journal PATH] [--json]
-                                      the log of a saved game
+  history [NAME] [--journal PATH] [--json] [--raw]
+                                      what was said, turn by turn, and who acted (--raw:
+                                      the journal's entries as stored)
   export [NAME] [--journal PATH] --pgn|--pdn [--out FILE] | --db DEST
                                       a saved game as PGN (chess) or PDN (checkers, draughts),
                                       or a safe copy of it (one file, checked)

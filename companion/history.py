@@ -15,7 +15,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from companion.console import split_speaker
-from companion.engine import Action, Game, IllegalAction, decode_action
+from companion.engine import Action, Game, IllegalAction, State, decode_action
 from companion.game_clock import clock_words
 from companion.journal import ACTION, CLOCK, CORRECT, REFUSED, UNDO, Entry, Journal
 from companion.printable import printable
@@ -79,7 +79,7 @@ class _Retelling(Session):
         super().__init__(*args, **kwargs)
         self.recorded = recorded
         self.rows: list[dict[str, Any]] = [_opening()]
-        self.actors: list[int | None] = []  # per effective action: who acted
+        self.owners: list[int | None] = []  # per effective action: whose turn it was in
         self.turns: list[int] = []  # per effective action: its turn number
         self.speech_listeners.append(self._heard)
 
@@ -100,41 +100,55 @@ class _Retelling(Session):
         return decode_action(entry.payload, self.game.action_types)
 
     def _commit(self, action: Action, source: str, confidence: float) -> None:
-        row, actor = self.rows[-1], self.state.actor()
+        row, actor, owner = self.rows[-1], self.state.actor(), self._owner(self.state)
         if row["kind"] == ACTION and not row["text"]:
             row["text"] = self.state.describe_action(action)
-            row["turn"] = self.turn_now()
+            row["turn"] = self._next_turn(owner)
             row["player"] = self.game.players[actor] if actor is not None else None
         super()._commit(action, source, confidence)
-        self.turns.append(self._next_turn(actor))
-        self.actors.append(actor)
+        self.turns.append(self._next_turn(owner))
+        self.owners.append(owner)
 
     def load(self, actions: Sequence[Action], source: str) -> None:
         super().load(actions, source)
         self.recount()
 
     def turn_now(self) -> int:
-        """The turn the next input belongs to: the last action's, or a new one when it is
-        someone else's go."""
-        return self._next_turn(self.state.actor() if not self.state.is_terminal() else None)
+        """The turn the next input belongs to."""
+        return self._next_turn(self._owner(self.state))
 
-    def _next_turn(self, actor: int | None) -> int:
+    def _owner(self, state: State) -> int | None:
+        """Whose turn it is. In a game with dice, the player whose throw is awaited or was
+        made last: an auction's bids, a rent claimed or a trade offered by others stay in
+        that turn. Otherwise whoever is to act."""
+        if state.is_terminal():
+            return None
+        if "dice" in self.game.spec.inputs:
+            request = state.chance()
+            if request is not None and request.kind == "dice" and request.who is not None:
+                return request.who
+            previous = next((o for o in reversed(self.owners) if o is not None), None)
+            return previous if previous is not None else state.actor()
+        return state.actor()
+
+    def _next_turn(self, owner: int | None) -> int:
+        """A new turn when it becomes someone else's; 0 before anyone's (a deal)."""
         if not self.turns:
-            return 0 if actor is None else 1
-        last = next((a for a in reversed(self.actors) if a is not None), None)
-        if actor is None or actor == last:
-            return self.turns[-1] or (0 if actor is None else 1)
+            return 0 if owner is None else 1
+        previous = next((o for o in reversed(self.owners) if o is not None), None)
+        if owner is None or owner == previous:
+            return self.turns[-1] or (0 if owner is None else 1)
         return self.turns[-1] + 1
 
     def recount(self) -> None:
-        """Who acted and in which turn, for the effective actions after an undo or a
+        """Whose turn each effective action was in and its number, after an undo or a
         correction rebuilt them."""
-        self.actors, self.turns = [], []
+        self.owners, self.turns = [], []
         state = self.game.new_state()
         for action in self.applied:
-            actor = state.actor()
-            self.turns.append(self._next_turn(actor))
-            self.actors.append(actor)
+            owner = self._owner(state)
+            self.turns.append(self._next_turn(owner))
+            self.owners.append(owner)
             state.apply(action)
 
 

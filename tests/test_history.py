@@ -90,3 +90,14 @@ def test_history_at_the_table_shows_the_last_turns(capsys, monkeypatch):
                "history soon\n", "snakes", "--players", "Red,Blue")
     assert "Turn 3, Red:\n    3" in out and out.count("Turn 1, Red:") == 1
     assert "Say history, history 3 for the last three turns, or history all" in out
+
+
+def test_an_auction_stays_in_the_turn_of_the_player_who_threw():
+    session = Session.start(load_all().find("monopoly")(["Car", "Hat"]), Journal.memory(),
+                            Recorder())
+    for line in ("roll 1 2", "auction", "Hat bid 10", "Car pass", "roll 3 4"):
+        assert session.command(line).accepted, line
+    rows = [row for row in told_rows(session.journal) if row["seq"]]
+    assert [(row["turn"], row["player"]) for row in rows] == [
+        (1, "Car"), (1, "Car"), (1, "Hat"), (1, "Car"), (2, "Hat")]
+    assert any("Hat wins Baltic Avenue at auction for 10" in text for text in rows[3]["said"])
