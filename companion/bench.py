@@ -21,8 +21,8 @@ BENCHES: dict[str, str] = {
 
 def main(argv: list[str]) -> int:
     if not argv or argv[0] not in BENCHES:
-        print("usage: companion bench {" + ",".join(BENCHES) + "} [options]")
-        return 2
+        what = f"There is no benchmark called \"{argv[0]}\"" if argv else "Say which benchmark"
+        raise ValueError(f"{what}; the benchmarks are {', '.join(BENCHES)}.")
     module_name, _, func = BENCHES[argv[0]].partition(":")
     result: int = getattr(importlib.import_module(module_name), func)(argv[1:])
     return result

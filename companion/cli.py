@@ -6,14 +6,17 @@ session and the games: ``companion games`` and a game's tool import no other gam
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import json
 import logging
 import os
+import re
 import sys
-from collections.abc import Callable, Sequence
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from companion.config import user_data_dir
 from companion.games import catalog, find
@@ -48,12 +51,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     command, rest = args[0], args[1:]
     _setup_logging()
+    hook, sys.unraisablehook = sys.unraisablehook, _unraisable
     try:
-        return _dispatch(command, rest)
+        with _argument_sentences():
+            return _dispatch(command, rest)
     except BrokenPipeError:
         # The reader went away (``companion history | head``): stop quietly, as cat does.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
+    finally:
+        sys.unraisablehook = hook
+
+
+def _unraisable(info: Any) -> None:
+    """An error Python can only report (in a ``__del__``, a speech library's C callback):
+    logged, never a traceback on the players' terminal."""
+    log.error("ignored: %s in %r", info.exc_value, info.object,
+              exc_info=(info.exc_type, info.exc_value, info.exc_traceback))
 
 
 def _dispatch(command: str, rest: list[str]) -> int:
@@ -66,31 +80,118 @@ def _dispatch(command: str, rest: list[str]) -> int:
             return _game_tool(command, rest)
     except Exception as err:
         return _refused(command, err)
-    print(f"companion: unknown command {command!r}\n\n{USAGE}", file=sys.stderr)
+    print(printable(f"companion: there is no command \"{command}\".\n\n{USAGE}", lines=True),
+          file=sys.stderr)
     return 2
 
 
 def _refused(command: str, err: Exception) -> int:
-    """A command's refusal or a failing disk as a sentence on stderr (status 2); any other
-    error is raised again. (The journal is imported here, when something went wrong, so that
-    commands that never open one do not load it.)"""
+    """A command's refusal or a failing disk as a sentence on stderr (status 2); a bug as a
+    sentence too, the details in the log (status 1). (The journal is imported here, when
+    something went wrong, so that commands that never open one do not load it.)"""
     import sqlite3
 
-    from companion.journal import DiskError, JournalError, disk_reason
+    from companion.engine import sentence
+    from companion.journal import JournalError, disk_reason
 
     if isinstance(err, JournalError | KeyError | ValueError | FileNotFoundError):
-        message = err.args[0] if isinstance(err, KeyError) and err.args else err
-        if isinstance(err, DiskError) and not str(err).endswith("."):
-            message = f"{err}."  # (a disk error's reason is also said inside sentences)
+        # a sentence, whatever raised it (a disk error's reason is also said inside others)
+        message = sentence(str(err.args[0] if isinstance(err, KeyError) and err.args else err))
         log.warning("companion %s refused: %s", command, message)
         print(printable(f"companion {command}: {message}"), file=sys.stderr)
         return 2
+    if isinstance(err, BrokenPipeError):
+        raise err  # the reader went away: main() stops quietly
     if isinstance(err, OSError | sqlite3.Error):  # a disk or file that fails: a sentence
         where = f" ({err.filename})" if isinstance(err, OSError) and err.filename else ""
         log.error("companion %s failed: %s", command, err)
         print(f"companion {command}: {disk_reason(err)}{where}.", file=sys.stderr)
         return 2
-    raise err
+    log.exception("companion %s failed", command, exc_info=err)
+    print(f"companion {command}: that failed inside the companion ({type(err).__name__}), "
+          f"which is a fault of the program, not of what was typed. The details are in "
+          f"{user_data_dir() / 'companion.log'}.", file=sys.stderr)
+    return 1
+
+
+@contextlib.contextmanager
+def _argument_sentences() -> Iterator[None]:
+    """Every command's arguments refused with a sentence, not argparse's usage and "error:"
+    lines: its ``error`` is replaced while a command runs (the parsers of devices/ and
+    vision/ too, which cannot import this module)."""
+    saved = argparse.ArgumentParser.error
+
+    def refuse(parser: argparse.ArgumentParser, message: str) -> NoReturn:
+        raise ValueError(args_sentence(parser.prog, message))
+
+    argparse.ArgumentParser.error = refuse  # type: ignore[method-assign,assignment]
+    try:
+        yield
+    finally:
+        argparse.ArgumentParser.error = saved  # type: ignore[method-assign]
+
+
+_KINDS = {"int": "a whole number", "float": "a number"}
+_ARGPARSE = (
+    (r"argument (?P<arg>\S+): invalid (?P<kind>\w+) value: '(?P<value>.*)'",
+     lambda m: f"{_arg(m)} takes {_KINDS.get(m['kind'], 'a ' + m['kind'])}, not "
+               f"\"{m['value']}\"."),
+    (r"argument (?P<arg>\S+): invalid choice: '(?P<value>.*)' \(choose from (?P<all>.*)\)",
+     lambda m: f"{_arg(m)} must be one of {m['all'].replace(chr(39), '')}; not "
+               f"\"{m['value']}\"."),
+    (r"argument (?P<arg>\S+): expected (?:one|at least one) argument",
+     lambda m: f"{_arg(m)} needs a value."),
+    (r"argument (?P<arg>\S+): not allowed with argument (?P<other>\S+)",
+     lambda m: f"{_arg(m)} and {m['other'].split('/')[0]} cannot be given together."),
+    (r"the following arguments are required: (?P<all>.*)",
+     lambda m: f"Something is missing: {m['all'].replace('/', ' or ')}."),
+    (r"one of the arguments (?P<all>.*) is required",
+     lambda m: f"It needs one of {m['all'].replace(' ', ', ')}."),
+    (r"unrecognized arguments: (?P<all>.*)",
+     lambda m: f"It does not take {m['all']}."),
+    (r"argument (?P<arg>\S+): (?P<why>takes .*)", lambda m: f"{_arg(m)} {m['why']}."),
+)
+
+
+def ranged(kind: type[int] | type[float], low: float, high: float) -> Callable[[str], Any]:
+    """An argument type: a number of ``kind`` from ``low`` to ``high``, else a sentence."""
+    what = "a whole number" if kind is int else "a number"
+
+    def parse(text: str) -> Any:
+        try:
+            value = kind(text)
+        except ValueError:
+            value = None
+        if value is None or not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"takes {what} from {low:g} to {high:g}, not "
+                                             f"\"{text}\"")
+        return value
+
+    parse.__name__ = what
+    return parse
+
+
+RATE = ranged(int, 50, 500)  # words per minute a listener can follow
+VOLUME = ranged(float, 0, 1)
+PORT = ranged(int, 0, 65535)
+
+
+def _arg(match: re.Match[str]) -> str:
+    return match["arg"].split("/")[0]
+
+
+def args_sentence(prog: str, message: str) -> str:
+    """argparse's complaint as a sentence, with where to look for the right form."""
+    from companion.engine import sentence
+
+    for pattern, say in _ARGPARSE:
+        match = re.fullmatch(pattern, message)
+        if match:
+            text = say(match)
+            break
+    else:
+        text = sentence(message[:1].upper() + message[1:])
+    return f"{text} ('{prog} --help' shows what it takes.)"
 
 
 USAGE = """\
@@ -104,10 +205,17 @@ usage: companion COMMAND [options]
        [--publish mqtt://HOST/CLUB|FILE] [--table NAME]
                                       play a game at the table (shown on a page, published
                                       to a club)
+       [--name NAME]                  (a name to resume it by)
+  list [--json]                       the saved games: name, game, players, turn, last played
   resume [NAME] [--journal PATH] [--salvage] [--view [lan]]
                                       continue the latest (or a named) game
-  state [--journal PATH] [--json]     the current state of a saved game
-  history [--journal PATH] [--json]   the log of a saved game
+  rematch [NAME] [--name NEW]         a new game of the same game, players and options
+  delete NAME [--yes]                 delete a saved game (asks first unless --yes)
+  state [NAME] [--journal PATH] [--json]
+                                      the current state of a saved game
+  history [NAME] [--journal PATH] [--json] [--raw]
+                                      what was said, turn by turn, and who acted (--raw:
+                                      the journal's entries as stored)
   export [NAME] [--journal PATH] --pgn|--pdn [--out FILE] | --db DEST
                                       a saved game as PGN (chess) or PDN (checkers, draughts),
                                       or a safe copy of it (one file, checked)
@@ -212,8 +320,8 @@ def _io_parser(prog: str) -> argparse.ArgumentParser:
     parser.add_argument("--tags", help="tag map for a card-tag or barcode reader")
     parser.add_argument("--voice", default="auto",
                         choices=["auto", "pyttsx3", "espeak", "console", "silent"])
-    parser.add_argument("--rate", type=int, default=170, help="words per minute")
-    parser.add_argument("--volume", type=float, default=1.0, help="0 to 1")
+    parser.add_argument("--rate", type=RATE, default=170, help="words per minute (50-500)")
+    parser.add_argument("--volume", type=VOLUME, default=1.0, help="0 to 1")
     club = parser.add_argument_group("club", "publish the game to a club's MQTT broker "
                                      "(docs/club.md)")
     club.add_argument("--publish", metavar="URL|FILE",
@@ -227,7 +335,7 @@ def _io_parser(prog: str) -> argparse.ArgumentParser:
     parser.add_argument("--view", nargs="?", const="local", choices=["local", "lan"],
                         help="serve a live page of the game: on this computer (127.0.0.1), "
                         "or with 'lan' to the local network, behind secret links")
-    parser.add_argument("--view-port", type=int, default=0,
+    parser.add_argument("--view-port", type=PORT, default=0,
                         help="the page's port (default: a free one)")
     return parser
 
@@ -243,12 +351,9 @@ def cmd_play(argv: list[str]) -> int:
     parser.add_argument("--pgn", metavar="FILE", help="chess: start from this game's moves")
     parser.add_argument("--pdn", metavar="FILE",
                         help="checkers, draughts: start from this game's moves")
+    _name_argument(parser)
     args, extra = parser.parse_known_args(argv)
-    from companion.console import name_problem
-    from companion.engine import Priority, sentence
-    from companion.journal import Journal, never_started, new_journal_path
-    from companion.phrases import Phrasebook
-    from companion.session import Session, build_game
+    from companion.session import build_game
 
     cls = find(args.game)
     options = _game_options(cls, args.option, extra, args)
@@ -259,12 +364,42 @@ def cmd_play(argv: list[str]) -> int:
     record, names = _record(cls, args, options)
     players = _players(cls, args.players) if args.players or not names else names
     game, files = build_game(cls, players, options)
+    return _begin(game, files, args, record=record)
+
+
+def _name_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--name", dest="game_name", metavar="NAME",
+                        help="a name for the saved game (companion resume NAME, "
+                        "companion list)")
+
+
+def _begin(game: Game, files: dict[str, Any], args: argparse.Namespace, *,
+           record: Sequence[Any] = ()) -> int:
+    """A new game set up and played: everything that can be refused is refused before its
+    journal is made."""
+    from companion import saved
+    from companion.console import name_problem
+    from companion.engine import Priority, sentence
+    from companion.journal import Journal, never_started
+    from companion.phrases import Phrasebook
+    from companion.session import Session
+
     problem = name_problem(game.players, game.command_help())
     if problem:  # before any journal is made
         raise ValueError(problem)
+    name = args.game_name
+    if name is not None:
+        problem = saved.name_problem(name)
+        if problem:
+            raise ValueError(problem)
+        name = " ".join(name.split())
+        if saved.taken(name) is not None:
+            raise ValueError(f"There is already a saved game called \"{name}\": go on "
+                             f"with it (companion resume \"{name}\"), play it again "
+                             f"(companion rematch \"{name}\") or choose another name.")
     tags = _tags(args)
     sources = _sources(args)  # a bad source spec is refused before any journal is made
-    path = Path(args.journal) if args.journal else new_journal_path(cls.spec.name)
+    path = Path(args.journal) if args.journal else saved.new_path(game.spec.name, name)
     if path.exists() and not never_started(path):
         raise ValueError(f"{path} already holds a game: use 'companion resume --journal {path}'")
     club = _club(args)  # a bad broker address is refused before any journal is made
@@ -273,13 +408,14 @@ def cmd_play(argv: list[str]) -> int:
     announcer = _announcer(args)
     session = Session.start(game, Journal(path), announcer, seed=args.seed,
                             auto_chance=_auto_chance(args), config=files, tags=tags,
-                            phrases=phrases)
+                            phrases=phrases, name=name)
     if args.seed is not None and _auto_chance(args):
         print("(virtual dice and decks follow --seed: predictable by anyone who knows it)",
               file=sys.stderr)
     if record:
-        session.load(record, source=f"record:{Path(args.pgn or args.pdn).name}")
-        session.say(f"{len(record)} moves read from {Path(args.pgn or args.pdn).name}. "
+        where = Path(args.pgn or args.pdn).name
+        session.load(record, source=f"record:{where}")
+        session.say(f"{len(record)} moves read from {where}. "
                     + sentence(session.state.status()), Priority.RESULT)
     print(printable(f"(journal: {path})"), file=sys.stderr)
     return _run(session, sources, announcer, brain, club=club, board=args.board != "keyboard",
@@ -288,17 +424,18 @@ def cmd_play(argv: list[str]) -> int:
 
 def cmd_resume(argv: list[str]) -> int:
     parser = _io_parser("companion resume")
-    parser.add_argument("name", nargs="?", help="part of a saved game's file name")
+    parser.add_argument("name", nargs="?", help="a saved game's name (companion list)")
     parser.add_argument("--salvage", action="store_true",
                         help="if the journal is damaged or an entry no longer replays (a "
                         "journal saved by another version): go on in a copy that keeps the "
                         "entries before it; the journal itself is left as it was")
     args = parser.parse_args(argv)
     from companion.engine import Priority
-    from companion.journal import JournalError, NewestUnreadable, latest_journal
+    from companion.journal import JournalError, NewestUnreadable
+    from companion.saved import chosen
 
     try:
-        path = Path(args.journal) if args.journal else latest_journal(args.name)
+        path = chosen(args.name, args.journal)
     except NewestUnreadable as err:
         if not args.salvage:
             raise
@@ -587,14 +724,113 @@ def _tags(args: argparse.Namespace) -> Any:
     return TagMap.load(args.tags) if args.tags else None
 
 
+# --------------------------------------------------------------------------- saved games
+
+
+def cmd_list(argv: list[str]) -> int:
+    from companion.engine import counted
+    from companion.saved import saved_games
+
+    parser = argparse.ArgumentParser(prog="companion list", allow_abbrev=False)
+    parser.add_argument("--json", action="store_true", help="for machines (docs/json.md)")
+    args = parser.parse_args(argv)
+    games = saved_games()
+    if args.json:
+        print(json.dumps([g.to_json() for g in games], indent=2))
+        return 0
+    if not games:
+        print("There are no saved games yet. Start one with 'companion play GAME --name NAME'.")
+        return 0
+    rows = [("NAME", "GAME", "PLAYERS", "TURN", "LAST PLAYED")]
+    for g in games:
+        rows.append((g.name, g.title or "?", ", ".join(g.players) or "?",
+                     g.where() + (f", {counted(g.actions, 'move')}" if not g.problem else ""),
+                     time.strftime("%Y-%m-%d %H:%M", time.localtime(g.last_played))))
+    widths = [max(len(row[i]) for row in rows) for i in range(4)]
+    for row in rows:
+        cells = [cell.ljust(width) for cell, width in zip(row, widths, strict=False)]
+        print(printable("  ".join([*cells, row[4]])))
+    for g in games:
+        if g.problem:
+            print(printable(f"({g.name}: {g.problem})"), file=sys.stderr)
+    return 0
+
+
+def cmd_rematch(argv: list[str]) -> int:
+    from companion import saved
+    from companion.journal import Journal
+    from companion.session import build_game
+
+    parser = _io_parser("companion rematch")
+    parser.add_argument("name", nargs="?", help="the saved game to play again (default: the "
+                        "game played last)")
+    _name_argument(parser)
+    parser.set_defaults(dice=None, cards=None, seed=None, pgn=None, pdn=None)
+    args = parser.parse_args(argv)
+    old = saved.chosen(args.name, args.journal)
+    args.journal = None  # --journal names the game played before; the rematch is a new file
+    journal = Journal(old, readonly=True)
+    try:
+        meta = journal.meta()
+    finally:
+        journal.close()
+    # The same dice and decks as before unless told: virtual ones stay virtual.
+    auto = set(meta.get("auto_chance", []))
+    args.dice = args.dice or ("virtual" if "dice" in auto else "keyboard")
+    args.cards = args.cards or ("virtual" if "card" in auto else "keyboard")
+    if args.game_name is None and meta.get("name"):
+        args.game_name = saved.next_name(str(meta["name"]))
+    game, _ = build_game(meta["game"], meta["players"], meta["options"],
+                         files=meta.get("config"))
+    print(printable(f"(a rematch of {saved.describe(old).name})"), file=sys.stderr)
+    return _begin(game, dict(meta.get("config") or {}), args)
+
+
+def cmd_delete(argv: list[str]) -> int:
+    from companion import saved
+    from companion.engine import counted
+
+    parser = argparse.ArgumentParser(prog="companion delete", allow_abbrev=False)
+    parser.add_argument("name", nargs="?", help="the saved game's name (companion list)")
+    parser.add_argument("--journal", help="the game's journal file")
+    parser.add_argument("--yes", action="store_true", help="without asking")
+    args = parser.parse_args(argv)
+    if not args.name and not args.journal:
+        raise ValueError("Say which saved game to delete, by its name (companion list shows "
+                         "them) or with --journal PATH.")
+    path = saved.chosen(args.name, args.journal)
+    if not path.is_file() or path.suffix != ".sqlite":
+        raise ValueError(f"There is no saved game at {path}.")
+    game = saved.describe(path)
+    what = (f"\"{game.name}\" ({game.title}: {', '.join(game.players)}; {game.where()}, "
+            f"{counted(game.actions, 'move')})" if not game.problem else f"\"{game.name}\"")
+    if not args.yes:
+        if not sys.stdin.isatty():
+            raise ValueError(f"Deleting {what} needs --yes when it cannot be asked at a "
+                             "terminal.")
+        try:
+            answer = input(printable(f"Delete the saved game {what}? It cannot be undone. "
+                                     "Type yes to delete it: "))
+        except EOFError:
+            answer = ""
+        if answer.strip().casefold() != "yes":
+            print("Nothing was deleted.")
+            return 1
+    saved.delete(path)
+    log.info("deleted the saved game %s (%s)", game.name, path)
+    print(printable(f"Deleted the saved game {what}."))
+    return 0
+
+
 # --------------------------------------------------------------------------- state, history
 
 
 def _open_saved(journal: str | None, name: str | None = None) -> Session:
-    from companion.journal import DamagedJournal, Journal, latest_journal
+    from companion.journal import DamagedJournal, Journal
+    from companion.saved import chosen
     from companion.session import ReplayError, Session
 
-    path = Path(journal) if journal else latest_journal(name)
+    path = chosen(name, journal)
     view = Journal(path, readonly=True)
     try:
         return Session.view(view)
@@ -622,31 +858,49 @@ def cmd_state(argv: list[str]) -> int:
 
 
 def cmd_history(argv: list[str]) -> int:
-    from companion.history import history_rows
-    from companion.journal import DamagedJournal, Journal, latest_journal
+    from companion.history import raw_rows, told_lines, told_rows
+    from companion.journal import DamagedJournal, Journal, JournalError
+    from companion.saved import chosen
+    from companion.session import ReplayError
 
-    parser = argparse.ArgumentParser(prog="companion history")
-    parser.add_argument("name", nargs="?")
+    parser = argparse.ArgumentParser(prog="companion history", allow_abbrev=False)
+    parser.add_argument("name", nargs="?", help="a saved game's name (companion list)")
     parser.add_argument("--journal")
-    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--json", action="store_true", help="for machines (docs/json.md)")
+    parser.add_argument("--raw", action="store_true",
+                        help="the journal's entries as stored, not what was said")
     args = parser.parse_args(argv)
-    path = Path(args.journal) if args.journal else latest_journal(args.name)
+    path = chosen(args.name, args.journal)
     journal = Journal(path, readonly=True)
     rows: list[dict[str, Any]] = []
     try:
-        for row in history_rows(journal):
+        for row in (raw_rows if args.raw else told_rows)(journal):
             rows.append(row)
-            if not args.json:  # a damaged journal: the entries before the damage are shown
+            if args.raw and not args.json:  # a damaged journal: the entries before it shown
                 who = f" [{row['source']}]" if row["source"] else ""
                 print(printable(f"{row['seq']:>5} {row['time']} {row['kind']:<8} "
                                 f"{row['text']}{who}"))
     except DamagedJournal as err:
+        if not args.raw and not args.json:
+            _print_lines(told_lines(rows))
         raise _with_salvage_hint(err, path) from err
+    except ReplayError as err:
+        if not args.json:
+            _print_lines(told_lines(rows))
+        raise JournalError(f"{err} The entries as stored: companion history --raw --journal "
+                           f"{path}.") from err
     finally:
         journal.close()
-    if args.json:
-        print(json.dumps(rows, indent=2))
+    if args.json:  # one object per journal entry (the opening's sentences: text only)
+        print(json.dumps([row for row in rows if row["seq"] > 0], indent=2))
+    elif not args.raw:
+        _print_lines(told_lines(rows))
     return 0
+
+
+def _print_lines(lines: Iterable[str]) -> None:
+    for line in lines:
+        print(printable(line))
 
 
 # --------------------------------------------------------------------------- game tools
@@ -654,14 +908,15 @@ def cmd_history(argv: list[str]) -> int:
 
 def _game_tool(tool: str, argv: list[str]) -> int:
     if not argv:
-        print(f"usage: companion {tool} GAME ...", file=sys.stderr)
+        print(f"companion {tool}: say which game: companion {tool} GAME ...", file=sys.stderr)
         return 2
     cls = find(argv[0])
     entry = cls.tools.get(tool)
     if entry is None:
         having = [row["name"] for row in catalog() if tool in row["tools"]]
         print(f"companion {tool}: {cls.spec.title} has no {tool} tool"
-              + (f" (games with one: {', '.join(having)})" if having else ""), file=sys.stderr)
+              + (f" (games with one: {', '.join(having)})" if having else "") + ".",
+              file=sys.stderr)
         return 2
     rest, voice = _tool_voice(argv[1:])
     if voice is None:
@@ -685,7 +940,7 @@ def _game_tool(tool: str, argv: list[str]) -> int:
 
 class _Refusing(argparse.ArgumentParser):
     def error(self, message: str) -> Any:
-        raise ValueError(message)
+        raise ValueError(args_sentence(self.prog, message))
 
 
 def _tool_voice(argv: list[str]) -> tuple[list[str], Callable[[], Any] | None]:
@@ -695,8 +950,8 @@ def _tool_voice(argv: list[str]) -> tuple[list[str], Callable[[], Any] | None]:
     go to standard error, so the printed lines stay one per input line."""
     parser = _Refusing(add_help=False, allow_abbrev=False)
     parser.add_argument("--voice", choices=["auto", "pyttsx3", "espeak", "console", "silent"])
-    parser.add_argument("--rate", type=int, default=170)
-    parser.add_argument("--volume", type=float, default=1.0)
+    parser.add_argument("--rate", type=RATE, default=170)
+    parser.add_argument("--volume", type=VOLUME, default=1.0)
     args, rest = parser.parse_known_args(argv)
     if args.voice is None:
         return argv, None
@@ -715,6 +970,9 @@ COMMANDS: dict[str, Callable[[list[str]], int]] = {
     "games": cmd_games,
     "play": cmd_play,
     "resume": cmd_resume,
+    "list": cmd_list,
+    "rematch": cmd_rematch,
+    "delete": cmd_delete,
     "state": cmd_state,
     "history": cmd_history,
 }

@@ -1,16 +1,17 @@
 """Console commands common to every game, as a dispatch table.
 
 A line may start with a player's name ("Blue roll 4", "Blue: buy", "Horse and Rider roll 4",
-'"Horse and Rider" roll 4'): the input is then from that player, and refused if it is not
-theirs to give. Names that would read as commands are refused when a game starts. Anything
-not in the table is offered to the game: first as a question (``Game.query``), then as a game
-action (``Game.parse_action``).
+'"Horse and Rider" roll 4') or end with one ("roll 4 for Blue", ``find_speaker``): the input
+is then from that player, and refused if it is not theirs to give. Names that would read as
+commands are refused when a game starts. Anything not in the table is offered to the game:
+first as a question (``Game.query``), then as a game action (``Game.parse_action``).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from companion.engine import Action, Draw, Game, IllegalAction, Priority, State, Throw, sentence
@@ -60,13 +61,17 @@ Commands:
   again             repeat the last announcement
   yes / no          confirm or reject an unsure reading
   state             the state as JSON
+  history [N|all]   what was said in the last N turns (default 5), with who acted
   help              this list
   quit              stop (the game is saved; 'companion resume' continues it)
-Start a line with a player's name to give it as that player ("Blue roll 4")."""
+Start or end a line with a player's name to give it as that player ("Blue roll 4",
+"roll 4 for Blue")."""
 
 
 def handle(session: Session, obs: TextCommand) -> Reply:
-    speaker, rest = split_speaker(session.game.players, obs.text)
+    speaker, rest = find_speaker(session.game.players, obs.text, session.game.command_help(),
+                                 extra=session.commands,
+                                 understood=lambda text: _parses(session, text))
     if speaker is not None:
         obs = TextCommand(source=obs.source, text=rest, player=speaker,
                           confidence=obs.confidence, time=obs.time)
@@ -89,21 +94,83 @@ def split_speaker(players: Sequence[str], text: str) -> tuple[str | None, str]:
         end = line.find(QUOTES[line[0]], 1)
         if end > 0:
             name = line[1:end].strip().casefold()
-            rest = line[end + 1:].lstrip(" \t:")
+            rest = line[end + 1:].lstrip(" \t:,")
             for player in players:
                 if player.casefold() == name and rest:
                     return player, rest
     for player in sorted(players, key=len, reverse=True):
         size = len(player)
         if line[:size].casefold() == player.casefold() and line[size:size + 1] in (" ", "\t",
-                                                                                    ":"):
-            rest = line[size:].lstrip(" \t:")
+                                                                                    ":", ","):
+            rest = line[size:].lstrip(" \t:,")
             if rest:
                 return player, rest
     return None, line
 
 
 QUOTES = {'"': '"', "'": "'", "\u201c": "\u201d", "\u2018": "\u2019"}
+
+
+def find_speaker(players: Sequence[str], text: str, game_help: str,
+                 extra: Iterable[str] = (),
+                 understood: Callable[[str], bool] = lambda text: False
+                 ) -> tuple[str | None, str]:
+    """The player a line names and the rest: at its start ("Blue roll 2", "Blue, roll 2"),
+    else at its end ("roll 2 Blue", "roll 2 for Blue", "buy, Hat") unless the line's command
+    itself takes a player (Monopoly's "claim Hat", "trade A B ...") or the game
+    ``understood`` the whole line (dominoes' "play 6-6 Red" says who sets). A line that
+    starts with a word that is no command and no player, followed by a command or by input
+    the game ``understood`` ("Blue roll 2" where nobody is called Blue), is refused as
+    naming no player (IllegalAction)."""
+    speaker, rest = split_speaker(players, text)
+    if speaker is not None:
+        return speaker, rest
+    line = text.strip()
+    words = line.replace(":", " ").replace(",", " ").split()
+    takes_player = _commands_taking_a_player(game_help)
+    if words and words[0].casefold() not in takes_player:
+        for player in sorted(players, key=len, reverse=True):
+            match = re.fullmatch(r"(?P<rest>.*?\S)(?:\s*,\s*|\s+)(?:(?:for|by)\s+)?"
+                                 + re.escape(player) + r"[.!]?", line, re.IGNORECASE)
+            if (match and match["rest"].casefold() not in {"for", "by"}
+                    and not understood(line)):  # dominoes' "play 6-6 Red": the game's own
+                return player, match["rest"].rstrip(" ,:")
+    if len(words) < 2 or not words[0].isalpha() or words[0].casefold() in COMMANDS:
+        return None, line  # (most lines: the rest is for the commands to read)
+    commands = set(COMMANDS) | _command_words(game_help) | {w.casefold() for w in extra}
+    if (words[0].casefold() not in commands
+            and (words[1].casefold() in commands
+                 or understood(line[len(words[0]):].lstrip(" \t:,")))
+            and not understood(line)):  # "knight f3" is a move, not a knight's "f3"
+        raise IllegalAction(f"There is no player called {words[0]}; the players are "
+                            f"{_and(list(players))}.")
+    return None, line
+
+
+def _parses(session: Session, text: str) -> bool:
+    """Whether the game reads ``text`` as an action now (parsing changes nothing)."""
+    try:
+        session.game.parse_action(session.state, text)
+    except (IllegalAction, ValueError, KeyError, IndexError):
+        return False
+    return True
+
+
+def _commands_taking_a_player(game_help: str) -> set[str]:
+    """The commands whose help shows a player among their words ("claim [PLAYER]",
+    "trade A B give ...", "sell SPACE [to N]"): a name at their end is theirs."""
+    found: set[str] = set()
+    for line in game_help.splitlines():
+        for alternative in line.strip().split("  ")[0].split("|"):
+            tokens = alternative.replace("[", " ").replace("]", " ").split()
+            if tokens and any(t in {"PLAYER", "PLAYERS", "NAME", "WHO"}
+                              or (len(t) == 1 and t.isupper()) for t in tokens[1:]):
+                found.add(tokens[0].casefold())
+    return found
+
+
+def _and(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def name_problem(names: Sequence[str], game_help: str) -> str | None:
@@ -241,6 +308,22 @@ def cmd_state(session: Session, args: list[str], obs: TextCommand) -> Reply:
     return Reply(True, text)
 
 
+def cmd_history(session: Session, args: list[str], obs: TextCommand) -> Reply:
+    # Imported here: the history retells the game through a Session (session imports this).
+    from companion.history import told_lines, told_rows
+
+    word = args[0].casefold() if args else "5"
+    if len(args) > 1 or not (word == "all" or (word.isascii() and word.isdigit())):
+        raise IllegalAction("Say history, history 3 for the last three turns, or history all")
+    rows = list(told_rows(session.journal))
+    if word != "all":
+        last = rows[-1]["turn"] if rows else 0
+        rows = [row for row in rows if row["turn"] > last - int(word)]
+    text = "\n".join(told_lines(rows))
+    print(printable(text, lines=True))
+    return Reply(True, text)
+
+
 def cmd_yes(session: Session, args: list[str], obs: TextCommand) -> Reply:
     return session.confirm(True)
 
@@ -266,6 +349,7 @@ COMMANDS: dict[str, Handler] = {
     "again": cmd_again,
     "help": cmd_help,
     "state": cmd_state,
+    "history": cmd_history,
     "yes": cmd_yes,
     "no": cmd_no,
     "quit": cmd_quit,

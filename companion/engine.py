@@ -287,17 +287,21 @@ class Option:
         if kind is bool:
             low = text.strip().lower()
             if low not in {"1", "0", "yes", "no", "true", "false", "on", "off"}:
-                raise ValueError(f"option {self.name} takes yes or no, not {text!r}")
+                raise ValueError(f"The option {self.name} takes yes or no, not \"{text}\".")
             value: Any = low in {"1", "yes", "true", "on"}
-        elif kind is int:
-            value = int(text)
-        elif kind is float:
-            value = float(text)
+        elif kind in (int, float):
+            try:
+                value = kind(text)
+            except ValueError:
+                what = "a whole number" if kind is int else "a number"
+                raise ValueError(f"The option {self.name} takes {what}, not \"{text}\"."
+                                 ) from None
         else:
             value = text
         if self.choices and value not in self.choices:
             allowed = ", ".join(str(c) for c in self.choices)
-            raise ValueError(f"option {self.name} must be one of {allowed}, not {text!r}")
+            raise ValueError(f"The option {self.name} must be one of {allowed}; not "
+                             f"\"{text}\".")
         return value
 
 

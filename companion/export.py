@@ -23,8 +23,8 @@ from companion.journal import (
     Journal,
     JournalError,
     disk_reason,
-    latest_journal,
 )
+from companion.saved import chosen
 
 
 def export_db(path: Path, dest: Path) -> str:
@@ -102,8 +102,8 @@ def export_record(path: Path, fmt: str, out: str | None) -> str | None:
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="companion export", allow_abbrev=False)
-    parser.add_argument("name", nargs="?", help="part of a saved game's file name (default: "
-                        "the latest game)")
+    parser.add_argument("name", nargs="?", help="a saved game's name (companion list; "
+                        "default: the game played last)")
     parser.add_argument("--journal", help="the game's journal file")
     parser.add_argument("--out", metavar="FILE", help="with --pgn or --pdn: write to this file "
                         "(default: standard output)")
@@ -115,7 +115,7 @@ def main(argv: list[str]) -> int:
     formats.add_argument("--pdn", action="store_const", const="pdn", dest="record",
                          help="checkers, draughts: the game as PDN (with its GameType)")
     args = parser.parse_args(argv)
-    path = Path(args.journal) if args.journal else latest_journal(args.name)
+    path = chosen(args.name, args.journal)
     if args.record:
         said = export_record(path, args.record, args.out)
         if said:

@@ -902,13 +902,12 @@ def holds_a_game(path: Path) -> bool:
         return False
 
 
-def latest_journal(name: str | None = None) -> Path:
-    """The most recently played journal, or the newest whose file name contains ``name``.
-    Never an older one in silence: a damaged newest game is named (DamagedJournal)."""
+def latest_journal() -> Path:
+    """The most recently played journal (a game by name: companion/saved.py). Never an
+    older one in silence: a damaged newest game is named (DamagedJournal)."""
     folder = journal_dir()
     # Times first: looking inside a journal may itself touch its files.
-    played = {p: last_written(p) for p in folder.glob("*.sqlite")
-              if name is None or name in p.name}
+    played = {p: last_written(p) for p in folder.glob("*.sqlite")}
     newest_first = sorted(played, key=played.__getitem__, reverse=True)
     for i, path in enumerate(newest_first):
         try:
@@ -929,5 +928,4 @@ def latest_journal(name: str | None = None) -> Path:
             raise NewestUnreadable(f"The newest saved game cannot be opened: {err}{salvage}"
                                    f"{also}", path) from None
         return path
-    what = f" matching {name!r}" if name else ""
-    raise JournalError(f"no saved game{what} in {folder}; start one with 'companion play'")
+    raise JournalError(f"There is no saved game in {folder}; start one with 'companion play'.")

@@ -157,12 +157,14 @@ class Session:
         seed: int | None = None,
         auto_chance: frozenset[str] = frozenset(),
         config: Mapping[str, Any] | None = None,
+        name: str | None = None,
         **kwargs: Any,
     ) -> Session:
         """A new game. ``config``: the data files it was built from (``build_game``), kept in
         the journal so that resume rebuilds the same game whatever happens to the files.
         ``seed``: virtual dice and decks from a seeded generator, predictable by anyone who
         knows it (for tests and demos); without it they come from the operating system.
+        ``name``: the saved game's name (``companion resume NAME``; companion/saved.py).
         Player names that cannot be typed, or that read as commands, are a ValueError."""
         problem = console.name_problem(game.players, game.command_help())
         if problem:
@@ -177,6 +179,8 @@ class Session:
                 "auto_chance": sorted(auto_chance),
                 "config": dict(config or {}),
                 "code": code_meta(type(game)),  # what resume compares (provenance.py)
+                # not a setup key: outside the checksum, as journals before names had none
+                **({"name": name} if name else {}),
             }
         )
         session = cls(game, journal, announcer, seed=seed, auto_chance=auto_chance, **kwargs)
@@ -461,7 +465,10 @@ class Session:
     def undo(self, source: str = "keyboard") -> Reply:
         if not self.applied:
             raise IllegalAction("There is nothing to undo")
-        count = self._undo_depth()
+        return self._undo(self._undo_depth(), source)
+
+    def _undo(self, count: int, source: str) -> Reply:
+        """Take back ``count`` actions (an undo entry; history retells it with its count)."""
         undone = self.applied[-count]
         self.journal.append(UNDO, {"count": count}, source=source)
         self._replay()
@@ -486,8 +493,14 @@ class Session:
         for earlier in self.applied[:index]:
             trial.apply(earlier)
         trial.apply(action)  # raises IllegalAction, changing nothing, when it is illegal here
+        kept = _still_legal(trial, self.applied[index + 1 :])
+        return self._correct(index, action, kept, source)
+
+    def _correct(self, index: int, action: Action, kept: Sequence[Action],
+                 source: str) -> Reply:
+        """Replace the action at ``index`` by ``action``, keeping ``kept`` after it (a
+        correction entry; history retells it with what it kept)."""
         later = self.applied[index + 1 :]
-        kept = _still_legal(trial, later)
         dropped = later[len(kept) :]
         self.journal.append(
             CORRECT,
@@ -717,7 +730,8 @@ def salvage(source: str | Path, dest: Journal) -> Salvaged:
         except ReplayError as err:
             kept = next(i for i, e in enumerate(entries) if e.seq == err.seq)
             why = str(err)
-    dest.write_meta({**meta, "code": code_meta(type(game)),
+    named = {"name": f"{meta['name']} (salvaged)"} if meta.get("name") else {}
+    dest.write_meta({**meta, **named, "code": code_meta(type(game)),
                      "salvaged_from": {"journal": str(source), "entries": len(entries),
                                        "kept": kept}})
     for entry in entries[:kept]:

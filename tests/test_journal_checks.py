@@ -22,8 +22,8 @@ from companion.journal import (
     UnknownFormat,
     entry_hash,
     journal_dir,
-    latest_journal,
 )
+from companion.saved import find as find_saved
 from companion.session import Session
 from companion.voice import Recorder
 
@@ -57,7 +57,7 @@ def test_resume_never_goes_on_with_an_older_game_when_the_newest_is_damaged(caps
     assert f"The next newest game is {older.name}: companion resume --journal {older}" in err
     assert main(["state"]) == 2  # the same for the read-only commands
     assert "The newest saved game cannot be opened" in capsys.readouterr().err
-    assert latest_journal("older") == older  # asked for by name, it is found
+    assert find_saved("1-older-snakes") == older  # asked for by name, it is found
     # --salvage goes on with the newest, in a copy
     assert main(["resume", "--voice", "silent", "--salvage"]) == 0
     assert "kept the first 1 of 1 readable entries" in capsys.readouterr().err

@@ -72,3 +72,41 @@ def test_play_refuses_a_game_command_as_a_name_before_anything_starts(capsys, tm
     err = capsys.readouterr().err
     assert code == 2 and not journal.exists()
     assert 'A player cannot be called "Buy": buy is a command' in err
+
+
+@pytest.mark.parametrize(("line", "speaker", "rest"), [
+    ("Blue, roll 2", "Blue", "roll 2"),
+    ("roll 2 Blue", "Blue", "roll 2"),
+    ("roll 2 for blue", "Blue", "roll 2"),
+    ("roll 2 by Blue.", "Blue", "roll 2"),
+    ("buy, Hat", "Hat", "buy"),
+    ("bank Horse and Rider", "Horse and Rider", "bank"),  # the longest name at the end too
+    ("claim Hat", None, "claim Hat"),  # the command takes a player: the name is its own
+    ("trade Hat Blue give 100 take Boardwalk", None, "trade Hat Blue give 100 take Boardwalk"),
+    ("roll 2", None, "roll 2"),
+])
+def test_a_name_anywhere_in_a_line_is_who_speaks(line, speaker, rest):
+    from companion.console import find_speaker
+    from companion.games import find
+
+    names = ["Blue", "Hat", "Horse and Rider", "Horse"]
+    monopoly_help = find("monopoly")(["Car", "Hat"]).command_help()
+    assert find_speaker(names, line, monopoly_help) == (speaker, rest)
+
+
+def test_a_name_at_the_end_speaks_for_that_player_and_is_refused_out_of_turn():
+    session, recorder = start(["Red", "Blue"])
+    assert not session.command("go Blue").accepted
+    assert recorder.texts[-1] == "Blue, it is Red's turn"
+    assert session.command("go, Red").accepted
+    assert session.command("roll 4 for Red").accepted and session.state.pot == 4
+
+
+def test_an_unknown_name_before_a_command_is_no_player_not_an_unknown_command():
+    session, recorder = start(["Red", "Blue"])
+    reply = session.command("Green go")
+    assert not reply.accepted
+    assert reply.text == "There is no player called Green; the players are Red and Blue."
+    assert not session.command("Green roll 2").accepted
+    assert recorder.texts[-1] == "There is no player called Green; the players are Red and Blue."
+    assert session.command("Red go").accepted  # nothing changed before it

@@ -167,14 +167,24 @@ def calibrate_main(argv: list[str], ask: Callable[[str], str] = input) -> int:
         except ValueError:  # not numbers, or not four of them
             x0 = y0 = x1 = y1 = 0.0
         if x0 >= x1 or y0 >= y1:
-            _refuse("--area must be x0,y0,x1,y1 with x0 < x1 and y0 < y1")
+            _refuse("--area must be x0,y0,x1,y1 with x0 < x1 and y0 < y1.")
             return 2
         area = (x0, y0, x1, y1)
+    steps = ("to clear the tray, then to put one die in it" if args.what == "dice"
+             else "to lay out cards")
+    if ask is input and not sys.stdin.isatty():  # it waits for Enter after each step
+        _refuse(f"companion calibrate {args.what} asks you {steps}, and waits for Enter after "
+                "each step: run it in a terminal (its input here is not one).", sys.stderr)
+        return 2
     camera = _Camera(args.camera)
     try:
         if args.what == "dice":
             return _calibrate_dice(camera, args.camera, area, ask)
         return _calibrate_cards(camera, args.camera, ask)
+    except EOFError:  # the terminal's input ended (Ctrl-D) in the middle
+        _refuse("The set-up stopped: its input ended before the steps were done. Nothing was "
+                "saved.", sys.stderr)
+        return 2
     finally:
         camera.close()
 
