@@ -23,8 +23,6 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 FOLDERS = ("companion", "devices", "vision")
 KNOWN: set[frozenset[str]] = {
-    frozenset({"companion.games.dominoes", "companion.games.dominoes.state"}),
-    frozenset({"companion.games.monopoly_cards", "companion.games.monopoly_cards.state"}),
     frozenset({f"companion.games.monopoly.{name}" for name in (
         "auctions", "buildings", "cards", "gates", "rent", "state")}),
 }

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -76,3 +77,35 @@ def test_a_game_that_fails_to_load_is_refused_in_a_sentence(monkeypatch: pytest.
     with pytest.raises(KeyError, match=r"the game broken cannot be loaded \(ModuleNotFound"):
         games.find("broken")
     assert list(games.LOAD_ERRORS) == ["no_such_module"]
+
+
+@pytest.mark.parametrize("name", ["snakes-ladders", "sorry", "checkers", "dice", "chess"])
+def test_a_journal_names_no_module_so_moving_one_keeps_saved_games(tmp_path: Path,
+                                                                    name: str) -> None:
+    """Journals store the game's name and its actions' class names: a saved game resumes
+    whatever folder its game's modules are moved to (issue 21 moved these five)."""
+    from companion.games import find
+    from companion.journal import Journal
+    from companion.session import Session
+    from companion.voice import Recorder
+
+    cls = find(name)
+    path = tmp_path / "game.sqlite"
+    session = Session.start(cls(list(cls.spec.default_players)[:2] or ["Red", "Blue"]),
+                            Journal(path), Recorder(), seed=1,
+                            auto_chance=frozenset({"dice", "card", "shuffle"}))
+    for _ in range(6):  # a few moves: the first legal one, or a virtual throw
+        actions = session.state.legal_actions()
+        if actions:
+            session.apply(actions[0])
+        else:
+            session.command("roll")
+    assert len(session.applied) >= 1
+    session.journal.close()
+    saved = path.read_bytes()
+    action = type(session.applied[-1]).__name__.encode()
+    assert name.encode() in saved and action in saved  # the entries are in the file
+    assert b"companion.games" not in saved
+    resumed = Session.resume(Journal(path), Recorder())
+    assert resumed.applied == session.applied
+    resumed.journal.close()

@@ -86,13 +86,21 @@ def load_all() -> Registry:
     global _loaded
     if not _loaded:
         for module in _game_modules():
-            try:
-                importlib.import_module(module)
-            except Exception as err:  # reported by 'companion games' and failed by the tests
-                LOAD_ERRORS[module.rpartition(".")[2]] = f"{type(err).__name__}: {err}"
-                log.error("game module %s failed to load: %s", module, err)
+            _import(module)
         _loaded = True
     return REGISTRY
+
+
+def _import(module: str) -> str | None:
+    """Import a game module; a broken one is logged and kept in LOAD_ERRORS (the tests fail
+    on it) and its error returned: a broken game must not break the others."""
+    try:
+        importlib.import_module(module)
+    except Exception as err:
+        error = LOAD_ERRORS[module.rpartition(".")[2]] = f"{type(err).__name__}: {err}"
+        log.error("game module %s failed to load: %s", module, err)
+        return error
+    return None
 
 
 def _game_modules() -> list[str]:
@@ -115,13 +123,9 @@ def find(name: str) -> type[Game]:
     known = _modules().get(key)
     if known is not None:
         game, module = known
-        try:
-            importlib.import_module(module)
-        except Exception as err:  # a broken game: a sentence, and the other games still play
-            LOAD_ERRORS[module.rpartition(".")[2]] = f"{type(err).__name__}: {err}"
-            log.error("game module %s failed to load: %s", module, err)
-            raise KeyError(f"the game {game} cannot be loaded ({type(err).__name__}: {err}); "
-                           "the log has the details") from err
+        error = _import(module)
+        if error is not None:
+            raise KeyError(f"the game {game} cannot be loaded ({error}); the log has the details")
         if game in REGISTRY.games:
             return REGISTRY.games[game]
     return load_all().find(name)

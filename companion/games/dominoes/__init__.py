@@ -84,7 +84,7 @@ class DominoGame(Game):
     action_types: ClassVar = ACTION_TYPES
 
     def new_state(self) -> DominoState:
-        return DominoState(self)
+        return DominoState(self, self.variant)
 
     def max_length(self) -> int:
         # A round: at most 28 tiles read, 28 drawn, 28 played, 3 passes between plays and a

@@ -72,7 +72,8 @@ from companion.games.dominoes.tiles import (
 )
 
 if TYPE_CHECKING:
-    from companion.games.dominoes import DominoGame
+    from companion.engine import Game
+    from companion.games.dominoes.rules import Variant
 
 DECK = "dominoes"
 DEAL, OPENING, PLAY, REVEAL, OVER = "deal", "opening", "play", "reveal", "over"
@@ -91,9 +92,9 @@ class End:
 
 
 class DominoState(State):
-    def __init__(self, game: DominoGame) -> None:
+    def __init__(self, game: Game, variant: Variant) -> None:
         self.game = game
-        self.variant = game.variant
+        self.variant = variant
         self.n = len(game.players)
         self.read = game.options["tiles"] == "read"
         self.target = int(game.options["to"])

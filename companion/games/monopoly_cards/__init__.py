@@ -108,7 +108,7 @@ class MonopolyCardGame(Game):
         self._deck = load_deck()
 
     def new_state(self) -> MonopolyCardState:
-        return MonopolyCardState(self)
+        return MonopolyCardState(self, self.deck)
 
     def max_length(self) -> int:
         return 1_000_000

@@ -52,7 +52,8 @@ from companion.games.monopoly_cards.scoring import (
 )
 
 if TYPE_CHECKING:
-    from companion.games.monopoly_cards import MonopolyCardGame
+    from companion.engine import Game
+    from companion.games.monopoly_cards.deck import Deck
 
 DECK_NAME = "monopoly-card-game"
 HAND_LIMIT = 10
@@ -68,9 +69,9 @@ CHANCE_PHASES = (DEAL, DRAWING, TRADE_DRAW, REWARD)
 
 
 class MonopolyCardState(State):
-    def __init__(self, game: MonopolyCardGame) -> None:
+    def __init__(self, game: Game, deck: Deck) -> None:
         self.game = game
-        self.deck = game.deck
+        self.deck = deck
         self.n = n = len(game.players)
         self.read = game.options["deal"] == "read"
         self.big = n >= 5  # the 5-6 player rules: whole deck dealt, exchange and pass
