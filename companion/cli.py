@@ -32,6 +32,7 @@ from companion.journal import (
     new_journal_path,
     unused_path,
 )
+from companion.narrator import NORMAL, Verbosity
 from companion.phrases import Phrasebook
 from companion.printable import printable
 from companion.session import ReplayError, Session, build_game, salvage
@@ -229,6 +230,10 @@ def _io_parser(prog: str) -> argparse.ArgumentParser:
                         choices=["auto", "pyttsx3", "espeak", "console", "silent"])
     parser.add_argument("--rate", type=int, default=170, help="words per minute")
     parser.add_argument("--volume", type=float, default=1.0, help="0 to 1")
+    parser.add_argument("--verbosity", choices=list(Verbosity.NAMES),
+                        help="how much is said unasked: brief (results only), normal (each "
+                        "fact once, up to three choices listed; the default), full (up to "
+                        "eight choices); 'quieter' and 'louder' at the table change it")
     club = parser.add_argument_group("club", "publish the game to a club's MQTT broker "
                                      "(docs/club.md)")
     club.add_argument("--publish", metavar="URL|FILE",
@@ -282,7 +287,7 @@ def cmd_play(argv: list[str]) -> int:
     announcer = _announcer(args)
     session = Session.start(game, Journal(path), announcer, seed=args.seed,
                             auto_chance=_auto_chance(args), config=files, tags=tags,
-                            phrases=phrases)
+                            phrases=phrases, verbosity=_verbosity(args))
     if args.seed is not None and _auto_chance(args):
         print("(virtual dice and decks follow --seed: predictable by anyone who knows it)",
               file=sys.stderr)
@@ -314,7 +319,8 @@ def cmd_resume(argv: list[str]) -> int:
     club = _club(args)
     announcer = _announcer(args)
     try:
-        session, path = _resumed(path, announcer, tags, salvage_it=args.salvage)
+        session, path = _resumed(path, announcer, tags, salvage_it=args.salvage,
+                                 verbosity=_verbosity(args, None))
     except JournalError as err:
         # said aloud too: the players at the table may not be looking at the terminal
         announcer.say(f"I cannot resume this game. {err}", Priority.REFUSAL)
@@ -334,8 +340,14 @@ def cmd_resume(argv: list[str]) -> int:
                 view=args)
 
 
-def _resumed(path: Path, announcer: Any, tags: Any, *, salvage_it: bool
-             ) -> tuple[Session, Path]:
+def _verbosity(args: argparse.Namespace, default: Verbosity | None = NORMAL
+               ) -> Verbosity | None:
+    """--verbosity, else ``default`` (resume: None, the saved game's own)."""
+    return Verbosity.parse(args.verbosity) if args.verbosity else default
+
+
+def _resumed(path: Path, announcer: Any, tags: Any, *, salvage_it: bool,
+             verbosity: Verbosity | None = None) -> tuple[Session, Path]:
     """The saved game at ``path`` resumed; with ``salvage_it`` a damaged one, or one that
     no longer replays, goes on in a copy. Nothing is written to a journal that does not
     check (it is read, read-only, first)."""
@@ -343,7 +355,7 @@ def _resumed(path: Path, announcer: Any, tags: Any, *, salvage_it: bool
         _check_saved(path)
         journal = _writable(path)
         try:
-            return Session.resume(journal, announcer, tags=tags), path
+            return Session.resume(journal, announcer, tags=tags, verbosity=verbosity), path
         except ReplayError:
             journal.close()
             raise
@@ -351,7 +363,7 @@ def _resumed(path: Path, announcer: Any, tags: Any, *, salvage_it: bool
         if not salvage_it:
             raise _with_salvage_hint(err, path) from err
     copy_path, journal = _salvaged(path)
-    return Session.resume(journal, announcer, tags=tags), copy_path
+    return Session.resume(journal, announcer, tags=tags, verbosity=verbosity), copy_path
 
 
 def _check_saved(path: Path) -> None:

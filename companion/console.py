@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from companion.engine import Action, Draw, IllegalAction, Priority, Throw, sentence
+from companion.narrator import Verbosity
 from companion.observations import TextCommand
 from companion.printable import printable
 from companion.reply import Reply
@@ -32,6 +33,7 @@ Commands:
   status            whose turn it is and the scores
   options           the legal moves now
   again             repeat the last announcement
+  quieter | louder  say less or more unasked (brief, normal, full); 'verbosity' tells which
   yes / no          confirm or reject an unsure reading
   state             the state as JSON
   help              this list
@@ -215,6 +217,43 @@ def cmd_state(session: Session, args: list[str], obs: TextCommand) -> Reply:
     return Reply(True, text)
 
 
+def _set_verbosity(session: Session, verbosity: Verbosity, obs: TextCommand) -> Reply:
+    before = session.verbosity
+    session.set_verbosity(verbosity)
+    already = "Already" if verbosity == before else "Verbosity"
+    text = f"{already} {verbosity}: {VERBOSITY_WORDS[verbosity.level]}."
+    session.say(text, Priority.RESULT)
+    return Reply(True, text)
+
+
+VERBOSITY_WORDS = (
+    "results and refusals only; the choices on 'options'",
+    "each fact once; the choices listed when there are at most three",
+    "the choices listed when there are up to eight",
+)
+
+
+def cmd_quieter(session: Session, args: list[str], obs: TextCommand) -> Reply:
+    return _set_verbosity(session, session.verbosity.quieter(), obs)
+
+
+def cmd_louder(session: Session, args: list[str], obs: TextCommand) -> Reply:
+    return _set_verbosity(session, session.verbosity.louder(), obs)
+
+
+def cmd_verbosity(session: Session, args: list[str], obs: TextCommand) -> Reply:
+    if not args:
+        verbosity = session.verbosity
+        text = f"Verbosity {verbosity}: {VERBOSITY_WORDS[verbosity.level]}."
+        session.say(text, Priority.RESULT)
+        return Reply(True, text)
+    try:
+        wanted = Verbosity.parse(" ".join(args))
+    except ValueError as err:
+        raise IllegalAction(str(err)) from None
+    return _set_verbosity(session, wanted, obs)
+
+
 def cmd_yes(session: Session, args: list[str], obs: TextCommand) -> Reply:
     return session.confirm(True)
 
@@ -238,6 +277,9 @@ COMMANDS: dict[str, Handler] = {
     "status": cmd_status,
     "options": cmd_options,
     "again": cmd_again,
+    "quieter": cmd_quieter,
+    "louder": cmd_louder,
+    "verbosity": cmd_verbosity,
     "help": cmd_help,
     "state": cmd_state,
     "yes": cmd_yes,

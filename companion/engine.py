@@ -221,6 +221,9 @@ class Event:
 
     key: ClassVar[str] = "event"
     priority: ClassVar[int] = Priority.INFO
+    # The sentence itself asks for the decision that follows ("buy or auction?"): the choices
+    # are then not listed after it (companion/narrator.py: each fact once).
+    asks: ClassVar[bool] = False
 
     def describe(self, names: Sequence[str]) -> str:
         return self.key
@@ -497,6 +500,12 @@ class State(ABC):
         if self.current_player() < 0 or len(self.legal_actions()) > 8:
             return ""
         return self.choices_text()
+
+    def prompt(self) -> str:
+        """Said unasked after a move when the choices are too many to list (the narrator's
+        rule): a short summary of the decision, like an auction's high bid and who is still
+        in. Most games need none: their events and ``options`` say enough."""
+        return ""
 
     def choices_text(self) -> str:
         """The legal choices in words, said when a player must choose (and on ``options``)."""

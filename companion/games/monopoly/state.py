@@ -257,9 +257,15 @@ class MonopolyState(State):
         return expected(self)
 
     def choices_text(self) -> str:
-        if self.phase == END and self.current_player() == self.turn:
-            return f"{self.game.players[self.turn]}: build, sell, mortgage or trade, or say end."
-        return super().choices_text()
+        from companion.games.monopoly.views import choices_text
+
+        return choices_text(self) or super().choices_text()
+
+    def choices_after_move(self) -> str:
+        from companion.games.monopoly.views import choices_text
+
+        # an auction's bidders, a purchase: said in one sentence, never as a list of moves
+        return choices_text(self) if self.current_player() >= 0 else ""
 
     def status(self) -> str:
         names = self.game.players
@@ -333,6 +339,7 @@ class MonopolyState(State):
         p = self.turn
         if self.again and not self.jail[p] and not self.out[p]:
             self.phase = ROLL
+            ev.append(E.ThrowsAgain(p))
         elif self.manual_end and not self.out[p]:
             self.phase = END
         else:
@@ -433,8 +440,8 @@ class MonopolyState(State):
         start = self.pos[p]
         dest = (start + steps) % ed.size
         self.pos[p] = dest
-        if dice:
-            ev.append(E.Thrown(p, dice, ed.names[dest]))
+        if dice:  # a throw that stops on the Jail square is Just Visiting
+            ev.append(E.Thrown(p, dice, "Just Visiting" if dest == ed.jail else ed.names[dest]))
         if dest < start or dest == ed.go:
             self.give(p, ed.salary, "salary", ev)
             ev[-1] = E.Salary(p, ed.salary, dest == ed.go, ed.names[ed.go])

@@ -140,6 +140,33 @@ def describe_action(st: MonopolyState, a: Action) -> str:
     return repr(a)
 
 
+def choices_text(st: MonopolyState) -> str:
+    """The decision now in one sentence (the turn's end, a purchase, an auction), or ""
+    where the list of moves is the answer."""
+    from companion.games.monopoly.phases import BUY, END
+
+    names = st.game.players
+    cp = st.current_player()
+    if cp < 0 or st.trade is not None or st.transfers or st.debts:
+        return ""
+    if st.auction is not None:
+        auc = st.auction
+        who = name_list([names[b] for b in auc.bidders])
+        if auc.high_bidder < 0:
+            return f"No bid yet; still in: {who}. {names[cp]}: bid or pass."
+        return (f"High bid {money(auc.high)}, {names[auc.high_bidder]}'s; still in: {who}."
+                f" {names[cp]}: bid more than {money(auc.high)}, or pass.")
+    if st.place is not None:
+        return ""
+    if st.phase == BUY and cp == st.turn:
+        s = st.pending
+        return (f"{names[cp]}: buy {st.ed.names[s]} for {money(st.ed.price[s])}, or auction"
+                " it.")
+    if st.phase == END and cp == st.turn:
+        return f"{names[cp]}: build, sell, mortgage or trade, or say end."
+    return ""
+
+
 def expected(st: MonopolyState) -> str:
     from companion.games.monopoly.phases import (
         BUY,

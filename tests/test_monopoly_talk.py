@@ -1,0 +1,81 @@
+"""What Monopoly says at the table: one sentence per decision, the facts a player needs when
+they matter (doubles, debts, Just Visiting, why), physical cards by their words, and the
+questions about the board. Golden conversations read as a play script."""
+
+from __future__ import annotations
+
+from companion.games import find
+from companion.journal import Journal
+from companion.session import Session, build_game
+from companion.voice import Recorder
+
+
+def start(players=("Car", "Hat"), **options):
+    game, files = build_game(find("monopoly"), list(players), options)
+    recorder = Recorder()
+    session = Session.start(game, Journal.memory(), recorder, config=files)
+    return session, recorder
+
+
+def said_for(session, recorder, line):
+    before = len(recorder.texts)
+    session.command(line)
+    return recorder.texts[before:]
+
+
+def test_doubles_say_the_player_throws_again_once_the_throw_is_resolved():
+    session, recorder = start()
+    assert said_for(session, recorder, "roll 3 3") == [
+        "Car throws three and three, six, doubles, to Oriental Avenue.",
+        "Unowned, 100 dollars: buy or auction?"]
+    assert said_for(session, recorder, "buy") == ["Car buys Oriental Avenue for 100.",
+                                                  "Car throws again."]
+    assert said_for(session, recorder, "roll 1 2") == [
+        "Car throws one and two, three, to Connecticut Avenue.",
+        "Unowned, 120 dollars: buy or auction?"]
+
+
+def test_a_throw_that_stops_on_the_jail_square_is_just_visiting():
+    session, recorder = start()
+    assert said_for(session, recorder, "roll 6 4")[0] == (
+        "Car throws six and four, ten, to Just Visiting.")
+    assert not session.state.jail[0]
+
+
+def test_why_after_a_purchase_explains_the_purchase():
+    session, recorder = start()
+    session.command("roll 1 2")
+    session.command("buy")
+    assert said_for(session, recorder, "why") == [
+        "Car paid the Bank 60 for Baltic Avenue, its printed price."]
+    session.command("roll 1 2")  # Hat: Baltic Avenue, Car's rent to claim
+    session.command("roll 1 3")  # Car: Chance
+    session.command("card dividend")
+    session.command("roll 2 4")  # Hat to Connecticut Avenue: auctioned
+    session.command("auction")
+    session.command("bid Car 90")
+    session.command("pass Hat")
+    assert said_for(session, recorder, "why") == [
+        "Car paid the Bank 90 for Connecticut Avenue: the winning bid at auction."]
+
+
+def test_a_debt_that_cannot_be_raised_says_how_much_could_be():
+    session, recorder = start()
+    session.command("roll 1 2")  # Car: Baltic Avenue, mortgage 30
+    session.command("buy")
+    session.command("roll 2 4")  # Hat: Oriental Avenue
+    session.command("auction")
+    session.command("pass Hat")
+    session.command("pass Car")
+    session.state.cash[0] = 2
+    session.command("roll 1 3")  # Car: Chance
+    session.command("card GO-BACK-3")  # to Income Tax
+    assert said_for(session, recorder, "tax 200") == [
+        "Car owes the Bank 200 but has 2; selling buildings and mortgaging everything would"
+        " raise only 30: trade, or declare bankruptcy."]
+    assert said_for(session, recorder, "mortgage Baltic") == [
+        "Car mortgages Baltic Avenue for 30."]
+    assert said_for(session, recorder, "why") == ["Income Tax: the flat 200, chosen before"
+                                                  " adding up the worth."]
+    said = said_for(session, recorder, "bankrupt")
+    assert said[0] == "Car is bankrupt to the Bank and retires from the game."
