@@ -155,7 +155,7 @@ def cmd_roll(session: Session, args: list[str], obs: TextCommand) -> Reply:
 def _card(session: Session, args: list[str]) -> str:
     if not args:
         raise IllegalAction("Say which card, like: card 5H")
-    return session.game.card_id(" ".join(args))
+    return session.game.read_card(session.state, " ".join(args))
 
 
 def cmd_card(session: Session, args: list[str], obs: TextCommand) -> Reply:

@@ -388,6 +388,15 @@ class Game(ABC):
         except CardError:
             return text.strip().upper()
 
+    def card_words(self, card: str) -> str:
+        """A card as said ("the card 5H"); games whose card ids are not words override it."""
+        return f"the card {card}"
+
+    def read_card(self, state: State, text: str) -> str:
+        """The card a player typed (``card ...``), read in the light of the state: Monopoly
+        takes a Chance card's words ("card advance to go"). The default is ``card_id``."""
+        return self.card_id(text)
+
     def interpret(self, state: State, observation: Observation) -> Action:
         """Turn a device or camera observation into an action, or refuse with the reason.
 

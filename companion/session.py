@@ -477,7 +477,7 @@ class Session:
         self._settle(offer_choices=False)  # the undo message says what is expected
         self.pending = None
         # Described on the state it was played from: "Undone: knight to f3", not "g1f3".
-        words = (action_words(undone) if isinstance(undone, CHANCE_ACTIONS)
+        words = (action_words(undone, self.game) if isinstance(undone, CHANCE_ACTIONS)
                  else self.state.describe_action(undone))
         self.say(f"Undone: {words}. " + sentence(self.state.expected()), Priority.RESULT)
         return Reply(True, self.last_announcement)
@@ -504,7 +504,7 @@ class Session:
             source=source,
         )
         events = self._replay()
-        self.say(f"Corrected to {action_words(action)}.", Priority.RESULT)
+        self.say(f"Corrected to {action_words(action, self.game)}.", Priority.RESULT)
         if not kept:
             self._announce(events)  # what the corrected throw did
         else:
@@ -643,11 +643,11 @@ def _verbosity(meta: Mapping[str, Any]) -> Verbosity:
         return NORMAL
 
 
-def action_words(action: Action) -> str:
+def action_words(action: Action, game: Game | None = None) -> str:
     if isinstance(action, Throw):
         return "a throw of " + " and ".join(str(v) for v in action.values)
     if isinstance(action, Draw):
-        return f"the card {action.card}"
+        return game.card_words(action.card) if game else f"the card {action.card}"
     return str(action)
 
 

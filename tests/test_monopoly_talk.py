@@ -79,3 +79,58 @@ def test_a_debt_that_cannot_be_raised_says_how_much_could_be():
                                                   " adding up the worth."]
     said = said_for(session, recorder, "bankrupt")
     assert said[0] == "Car is bankrupt to the Bank and retires from the game."
+
+
+def at_chance():
+    session, recorder = start()
+    session.command("roll 3 4")  # Car: Chance
+    return session, recorder
+
+
+def test_a_physical_chance_card_by_its_words_or_a_keyword():
+    # These were refused as "TAKE A WALK ON BOARDWALK cannot be drawn now: it is not in the
+    # deck": only the hidden ids (WALK-BOARDWALK) were taken.
+    for typed in ("card take a walk on boardwalk", "card Boardwalk", "card boardwak",
+                  "card WALK-BOARDWALK", "draw walk boardwalk"):
+        session, recorder = at_chance()
+        said = said_for(session, recorder, typed)
+        assert said[:2] == ["Car draws Chance: Take a walk on Boardwalk. Advance token to"
+                            " Boardwalk.", "Car advances to Boardwalk."], typed
+    session, recorder = at_chance()
+    assert said_for(session, recorder, "card advance to go")[0] == (
+        "Car draws Chance: Advance to GO (collect $200).")
+    assert said_for(session, recorder, "undo") == [
+        "Undone: the Chance card Advance to GO. Car to draw a Chance card."]
+    assert said_for(session, recorder, "card nearest railroad")[0].startswith(
+        "Car draws Chance: Advance token to the nearest Railroad")
+
+
+def test_an_ambiguous_or_unknown_card_gets_did_you_mean_and_changes_nothing():
+    session, recorder = at_chance()
+    assert said_for(session, recorder, "card jail") == [
+        '"jail" could be more than one Chance card: did you mean Get out of Jail Free or Go'
+        ' to Jail?']
+    assert said_for(session, recorder, "card advance") == [
+        '"advance" could be more than one Chance card: did you mean Advance to GO, Advance'
+        ' to Illinois Avenue or Advance to St. Charles Place, or another?']
+    assert said_for(session, recorder, "card bank error") == [
+        'No Chance card reads "bank error". Say cards for the list.']
+    assert session.state.chance().kind == "card"  # still waiting for the card
+
+
+def test_cards_and_options_list_what_may_be_drawn():
+    session, recorder = at_chance()
+    listed = said_for(session, recorder, "cards")
+    assert listed == said_for(session, recorder, "options")
+    text = listed[0]
+    assert text.startswith("The Chance cards that may be drawn: Advance to GO; ")
+    assert "Take a walk on Boardwalk; " in text and "ADVANCE-GO" not in text
+    assert text.count("nearest Railroad") == 1  # the two alike are one to a player
+    assert text.endswith("Type card and a few of its words, like: card advance to go.")
+    assert said_for(session, recorder, "card get out of jail free")[0] == (
+        "Car draws Chance: Get out of Jail Free. This card may be kept until needed, or sold.")
+    session, recorder = at_chance()
+    session.state.held[1] = ["chance:GET-OUT-OF-JAIL-FREE"]  # Hat holds it
+    assert "Get out of Jail Free" not in said_for(session, recorder, "cards")[0]
+    assert said_for(session, recorder, "card get out of jail") == [
+        "The Chance card Get out of Jail Free is held by Hat, so it cannot be drawn now."]

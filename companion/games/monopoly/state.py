@@ -267,6 +267,26 @@ class MonopolyState(State):
         # an auction's bidders, a purchase: said in one sentence, never as a list of moves
         return choices_text(self) if self.current_player() >= 0 else ""
 
+    def cards_text(self) -> str:
+        """'cards': what may be drawn now (physical decks: the cards by their words)."""
+        from companion.games.monopoly.card_words import deck_list
+
+        request = self.chance()
+        if request is None or request.kind != "card":
+            return f"No card is being drawn now. {self.expected()}."
+        deck = request.deck
+        if self.virtual:
+            return (f"The {self.ed.deck_names[deck]} card is drawn by the companion:"
+                    f" {len(request.cards)} not drawn yet.")
+        cards = [self.ed.card_by_id[deck][i] for i in request.cards]
+        return deck_list(cards, self.ed.deck_names[deck])
+
+    def options_text(self) -> str:
+        request = self.chance()
+        if request is not None and request.kind == "card":
+            return self.cards_text()
+        return super().options_text()
+
     def status(self) -> str:
         names = self.game.players
         cash = "; ".join(f"{names[p]} {E.money(self.cash[p])}" for p in self.active())
