@@ -31,6 +31,7 @@ Commands:
   undo              take back the last input
   correct N [N ...] the last throw was really this (correct CARD for the last card)
   status            whose turn it is and the scores
+  scores            the scores (cash, places) of every player
   options           the legal moves now
   again             repeat the last announcement
   quieter | louder  say less or more unasked (brief, normal, full); 'verbosity' tells which
@@ -119,6 +120,8 @@ def _command_words(game_help: str) -> set[str]:
 
 def _game_command(session: Session, obs: TextCommand) -> Reply:
     answer = session.game.query(session.state, obs.text)
+    if answer is None and obs.text.strip().lower() in ("scores", "score"):
+        answer = session.state.scoreboard()  # the games without a 'scores' of their own
     if answer is not None:
         session.say(answer, Priority.RESULT)
         return Reply(True, answer)

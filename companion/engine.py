@@ -537,8 +537,14 @@ class State(ABC):
         return sentence(self.expected())
 
     def status(self) -> str:
-        """A short spoken summary for ``status``."""
+        """``status``: whose turn it is and the scoreboard (every player's score, cash or
+        place, as fits the game)."""
         return self.expected()
+
+    def scoreboard(self) -> str:
+        """``scores`` (where the game has no question of that name): the scores, cash or
+        places. Most games' ``status`` is their scoreboard with whose turn it is."""
+        return sentence(self.status())
 
 
 @dataclass

@@ -134,3 +134,26 @@ def test_cards_and_options_list_what_may_be_drawn():
     assert "Get out of Jail Free" not in said_for(session, recorder, "cards")[0]
     assert said_for(session, recorder, "card get out of jail") == [
         "The Chance card Get out of Jail Free is held by Hat, so it cannot be drawn now."]
+
+
+def test_board_who_owns_where_and_standings():
+    session, recorder = start()
+    for line in ("roll 1 2", "buy", "roll 6 4", "roll 2 4", "buy"):
+        session.command(line)
+    session.state.mort[3] = True  # Baltic Avenue, mortgaged
+    board = said_for(session, recorder, "board")[0]
+    assert board == said_for(session, recorder, "deeds")[0]
+    assert board.startswith("Brown: Mediterranean Avenue (unowned); Baltic Avenue (Car,"
+                            " mortgaged). Railroads: Reading Railroad (unowned); ")
+    assert "Light Blue: Oriental Avenue (unowned); Vermont Avenue (unowned); Connecticut" \
+           " Avenue (Car)." in board
+    assert board.endswith("Dark Blue: Park Place (unowned); Boardwalk (unowned).")
+    assert said_for(session, recorder, "who owns baltic") == [
+        "Car owns Baltic Avenue (mortgaged)."]
+    assert said_for(session, recorder, "who owns boardwalk") == [
+        "Boardwalk is unowned: the price is 400."]
+    assert said_for(session, recorder, "where is Hat") == ["Hat is just visiting Jail."]
+    assert said_for(session, recorder, "where car") == ["Car is on Connecticut Avenue."]
+    assert said_for(session, recorder, "standings") == [
+        "Standings by net worth: 1. Hat, worth 1,500 (1,500 cash, just visiting Jail);"
+        " 2. Car, worth 1,470 (1,320 cash, on Connecticut Avenue)."]

@@ -93,6 +93,7 @@ class Monopoly(Game):
             "end                                   end the turn (option end_turn=manual)",
             "time up                               end a Time Limit Game",
             "balance | worth | owns PLAYER | rent SPACE | why   questions",
+            "board | deeds | who owns SPACE | where is PLAYER | standings | cards   more",
         ))
 
     # ------------------------------------------------------------------ cards by their words

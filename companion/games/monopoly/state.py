@@ -288,9 +288,12 @@ class MonopolyState(State):
         return super().options_text()
 
     def status(self) -> str:
-        names = self.game.players
-        cash = "; ".join(f"{names[p]} {E.money(self.cash[p])}" for p in self.active())
-        return f"{self.expected()}. Cash: {cash}."
+        return f"{self.expected()}. {self.scoreboard()}"
+
+    def scoreboard(self) -> str:
+        from companion.games.monopoly.views import standings
+
+        return standings(self)
 
     def position_text(self) -> str:
         names = self.game.players
