@@ -414,6 +414,7 @@ class Session:
         return self.apply(pending.action, source=pending.source, confidence=1.0)
 
     def refuse(self, reason: str, obs: Observation | None = None, *, journal: bool = True) -> Reply:
+        reason = sentence(reason)  # every refusal a sentence, whatever raised it
         source = obs.source if obs else ""
         if not self.refusals.admit(source, reason, idle=not self.announcer.behind(),
                                    unreadable=isinstance(obs, DeviceError), journal=journal):
