@@ -157,3 +157,24 @@ def test_board_who_owns_where_and_standings():
     assert said_for(session, recorder, "standings") == [
         "Standings by net worth: 1. Hat, worth 1,500 (1,500 cash, just visiting Jail);"
         " 2. Car, worth 1,470 (1,320 cash, on Connecticut Avenue)."]
+
+
+def test_golden_conversation_a_monopoly_game_as_a_play_script():
+    """tests/data/monopoly-conversation.txt: typed lines ('> ...') and, after each, exactly
+    what is said. A change of wording shows here as a change of the script."""
+    from pathlib import Path
+
+    script = Path(__file__).parent / "data" / "monopoly-conversation.txt"
+    lines = [line for line in script.read_text(encoding="utf-8").splitlines()
+             if line and not line.startswith("#")]
+    session, recorder = start(("Car", "Hat", "Dog"))
+    expected: list[str] = []
+    heard = list(recorder.texts)
+    for line in lines:
+        if line.startswith("> "):
+            expected.append(line)
+            heard.append(line)
+            heard += said_for(session, recorder, line[2:])
+        else:
+            expected.append(line)
+    assert heard == expected

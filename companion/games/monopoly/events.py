@@ -140,8 +140,8 @@ class Paid(Event):
     priority: ClassVar[int] = Priority.RESULT
 
     def describe(self, names: Sequence[str]) -> str:
-        return (f"{names[self.player]} pays {_who(names, self.payee)} {money(self.amount)}:"
-                f" {self.reason}.")
+        why = f": {self.reason}" if self.reason else ""  # "" after a card read out
+        return f"{names[self.player]} pays {_who(names, self.payee)} {money(self.amount)}{why}."
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,7 +153,8 @@ class Received(Event):
     priority: ClassVar[int] = Priority.RESULT
 
     def describe(self, names: Sequence[str]) -> str:
-        return f"{names[self.player]} collects {money(self.amount)} from the Bank: {self.reason}."
+        why = f": {self.reason}" if self.reason else ""  # "" after a card read out
+        return f"{names[self.player]} collects {money(self.amount)} from the Bank{why}."
 
 
 @dataclass(frozen=True, slots=True)
