@@ -230,7 +230,7 @@ def _io_parser(prog: str) -> argparse.ArgumentParser:
                         choices=["auto", "pyttsx3", "espeak", "console", "silent"])
     parser.add_argument("--rate", type=int, default=170, help="words per minute")
     parser.add_argument("--volume", type=float, default=1.0, help="0 to 1")
-    parser.add_argument("--verbosity", choices=list(Verbosity.NAMES),
+    parser.add_argument("--verbosity", metavar="brief|normal|full",
                         help="how much is said unasked: brief (results only), normal (each "
                         "fact once, up to three choices listed; the default), full (up to "
                         "eight choices); 'quieter' and 'louder' at the table change it")
@@ -264,6 +264,7 @@ def cmd_play(argv: list[str]) -> int:
     parser.add_argument("--pdn", metavar="FILE",
                         help="checkers, draughts: start from this game's moves")
     args, extra = parser.parse_known_args(argv)
+    verbosity = _verbosity(args)  # a bad one is refused before any journal is made
     cls = find(args.game)
     options = _game_options(cls, args.option, extra, args)
     if options.get("time"):
@@ -287,7 +288,7 @@ def cmd_play(argv: list[str]) -> int:
     announcer = _announcer(args)
     session = Session.start(game, Journal(path), announcer, seed=args.seed,
                             auto_chance=_auto_chance(args), config=files, tags=tags,
-                            phrases=phrases, verbosity=_verbosity(args))
+                            phrases=phrases, verbosity=verbosity)
     if args.seed is not None and _auto_chance(args):
         print("(virtual dice and decks follow --seed: predictable by anyone who knows it)",
               file=sys.stderr)
@@ -308,6 +309,7 @@ def cmd_resume(argv: list[str]) -> int:
                         "journal saved by another version): go on in a copy that keeps the "
                         "entries before it; the journal itself is left as it was")
     args = parser.parse_args(argv)
+    verbosity = _verbosity(args, None)
     try:
         path = Path(args.journal) if args.journal else latest_journal(args.name)
     except NewestUnreadable as err:
@@ -320,7 +322,7 @@ def cmd_resume(argv: list[str]) -> int:
     announcer = _announcer(args)
     try:
         session, path = _resumed(path, announcer, tags, salvage_it=args.salvage,
-                                 verbosity=_verbosity(args, None))
+                                 verbosity=verbosity)
     except JournalError as err:
         # said aloud too: the players at the table may not be looking at the terminal
         announcer.say(f"I cannot resume this game. {err}", Priority.REFUSAL)

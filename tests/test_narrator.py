@@ -126,3 +126,24 @@ def test_resume_keeps_the_verbosity_the_table_chose(tmp_path):
     louder = Session.resume(Journal(path), Recorder(), verbosity=Verbosity.parse("full"))
     assert str(louder.verbosity) == "full"
     louder.journal.close()
+
+
+def test_play_and_resume_take_verbosity_on_the_command_line(monkeypatch, capsys, tmp_path):
+    from tests.test_cli import play, run
+
+    code, out, journal = play(monkeypatch, capsys, tmp_path, ["roll 3"], "--verbosity",
+                              "brief")
+    assert code == 0 and "Red throws three" in out and "Blue's turn" not in out
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("roll 4\n"))
+    code, out, _ = run(capsys, "resume", "--journal", str(journal), "--voice", "console")
+    assert code == 0 and "Blue throws four" in out and "Red's turn" not in out  # kept
+    monkeypatch.setattr("sys.stdin", io.StringIO("roll 2\n"))
+    code, out, _ = run(capsys, "resume", "--journal", str(journal), "--voice", "console",
+                       "--verbosity", "normal")
+    assert code == 0 and "Blue's turn" in out
+    code, _, err = run(capsys, "play", "snakes", "--verbosity", "loud", "--journal",
+                       str(tmp_path / "other.sqlite"))
+    assert code == 2 and 'The verbosity is brief, normal or full, not "loud".' in err
+    assert not (tmp_path / "other.sqlite").exists()
