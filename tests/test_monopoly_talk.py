@@ -178,3 +178,11 @@ def test_golden_conversation_a_monopoly_game_as_a_play_script():
         else:
             expected.append(line)
     assert heard == expected
+
+
+def test_manual_end_of_turn_is_asked_in_one_sentence():
+    session, recorder = start(end_turn="manual")
+    session.command("roll 1 2")
+    assert said_for(session, recorder, "buy") == [
+        "Car buys Baltic Avenue for 60.", "Car: build, sell, mortgage or trade, or say end."]
+    assert said_for(session, recorder, "end") == ["Hat's turn."]

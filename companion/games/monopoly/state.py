@@ -267,6 +267,10 @@ class MonopolyState(State):
         # an auction's bidders, a purchase: said in one sentence, never as a list of moves
         return choices_text(self) if self.current_player() >= 0 else ""
 
+    def prompt(self) -> str:
+        # many moves (an auction with bids to choose, the turn's end): the one sentence
+        return self.choices_after_move()
+
     def cards_text(self) -> str:
         """'cards': what may be drawn now (physical decks: the cards by their words)."""
         from companion.games.monopoly.card_words import deck_list
