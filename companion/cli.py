@@ -26,6 +26,7 @@ if TYPE_CHECKING:  # the journal, the session and the sources: imported by the c
     # use them, so that 'companion games' and a game's tool load none of them
     from companion.engine import Game
     from companion.journal import Journal, JournalError
+    from companion.narrator import Verbosity
     from companion.session import Session
     from companion.sources import Source
 
@@ -322,6 +323,10 @@ def _io_parser(prog: str) -> argparse.ArgumentParser:
                         choices=["auto", "pyttsx3", "espeak", "console", "silent"])
     parser.add_argument("--rate", type=RATE, default=170, help="words per minute (50-500)")
     parser.add_argument("--volume", type=VOLUME, default=1.0, help="0 to 1")
+    parser.add_argument("--verbosity", metavar="brief|normal|full",
+                        help="how much is said unasked: brief (results only), normal (each "
+                        "fact once, up to three choices listed; the default), full (up to "
+                        "eight choices); 'quieter' and 'louder' at the table change it")
     club = parser.add_argument_group("club", "publish the game to a club's MQTT broker "
                                      "(docs/club.md)")
     club.add_argument("--publish", metavar="URL|FILE",
@@ -397,6 +402,7 @@ def _begin(game: Game, files: dict[str, Any], args: argparse.Namespace, *,
             raise ValueError(f"There is already a saved game called \"{name}\": go on "
                              f"with it (companion resume \"{name}\"), play it again "
                              f"(companion rematch \"{name}\") or choose another name.")
+    verbosity = _verbosity(args)  # a bad one is refused before any journal is made
     tags = _tags(args)
     sources = _sources(args)  # a bad source spec is refused before any journal is made
     path = Path(args.journal) if args.journal else saved.new_path(game.spec.name, name)
@@ -408,7 +414,7 @@ def _begin(game: Game, files: dict[str, Any], args: argparse.Namespace, *,
     announcer = _announcer(args)
     session = Session.start(game, Journal(path), announcer, seed=args.seed,
                             auto_chance=_auto_chance(args), config=files, tags=tags,
-                            phrases=phrases, name=name)
+                            phrases=phrases, name=name, verbosity=verbosity)
     if args.seed is not None and _auto_chance(args):
         print("(virtual dice and decks follow --seed: predictable by anyone who knows it)",
               file=sys.stderr)
@@ -434,6 +440,7 @@ def cmd_resume(argv: list[str]) -> int:
     from companion.journal import JournalError, NewestUnreadable
     from companion.saved import chosen
 
+    verbosity = _verbosity(args, resumed=True)
     try:
         path = chosen(args.name, args.journal)
     except NewestUnreadable as err:
@@ -445,7 +452,8 @@ def cmd_resume(argv: list[str]) -> int:
     club = _club(args)
     announcer = _announcer(args)
     try:
-        session, path = _resumed(path, announcer, tags, salvage_it=args.salvage)
+        session, path = _resumed(path, announcer, tags, salvage_it=args.salvage,
+                                 verbosity=verbosity)
     except JournalError as err:
         # said aloud too: the players at the table may not be looking at the terminal
         announcer.say(f"I cannot resume this game. {err}", Priority.REFUSAL)
@@ -465,8 +473,17 @@ def cmd_resume(argv: list[str]) -> int:
                 view=args)
 
 
-def _resumed(path: Path, announcer: Any, tags: Any, *, salvage_it: bool
-             ) -> tuple[Session, Path]:
+def _verbosity(args: argparse.Namespace, *, resumed: bool = False) -> Verbosity | None:
+    """--verbosity, else normal (resumed: None, the saved game's own)."""
+    from companion.narrator import NORMAL, Verbosity
+
+    if args.verbosity:
+        return Verbosity.parse(args.verbosity)
+    return None if resumed else NORMAL
+
+
+def _resumed(path: Path, announcer: Any, tags: Any, *, salvage_it: bool,
+             verbosity: Verbosity | None = None) -> tuple[Session, Path]:
     """The saved game at ``path`` resumed; with ``salvage_it`` a damaged one, or one that
     no longer replays, goes on in a copy. Nothing is written to a journal that does not
     check (it is read, read-only, first)."""
@@ -477,7 +494,7 @@ def _resumed(path: Path, announcer: Any, tags: Any, *, salvage_it: bool
         _check_saved(path)
         journal = _writable(path)
         try:
-            return Session.resume(journal, announcer, tags=tags), path
+            return Session.resume(journal, announcer, tags=tags, verbosity=verbosity), path
         except ReplayError:
             journal.close()
             raise
@@ -485,7 +502,7 @@ def _resumed(path: Path, announcer: Any, tags: Any, *, salvage_it: bool
         if not salvage_it:
             raise _with_salvage_hint(err, path) from err
     copy_path, journal = _salvaged(path)
-    return Session.resume(journal, announcer, tags=tags), copy_path
+    return Session.resume(journal, announcer, tags=tags, verbosity=verbosity), copy_path
 
 
 def _check_saved(path: Path) -> None:

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from companion.engine import Action, Draw, Game, IllegalAction, Priority, State, Throw, sentence
+from companion.narrator import Verbosity
 from companion.observations import TextCommand
 from companion.printable import printable
 from companion.reply import Reply
@@ -34,6 +35,8 @@ class Session(Protocol):
     last_announcement: str
 
     @property
+    def verbosity(self) -> Verbosity: ...
+    @property
     def commands(self) -> Mapping[str, Callable[..., Reply]]: ...
     def apply(self, action: Action, *, source: str = "", confidence: float = 1.0) -> Reply: ...
     def check_player(self, name: str | None, *, exact: bool = False) -> None: ...
@@ -44,6 +47,7 @@ class Session(Protocol):
     def player_index(self, name: str) -> int: ...
     def roll_virtual(self, source: str = "keyboard") -> Reply: ...
     def say(self, text: str, priority: int = Priority.INFO) -> None: ...
+    def set_verbosity(self, verbosity: Verbosity) -> None: ...
     def tick(self, *, every: bool = False) -> None: ...
     def undo(self, source: str = "keyboard") -> Reply: ...
 
@@ -57,8 +61,10 @@ Commands:
   undo              take back the last input
   correct N [N ...] the last throw was really this (correct CARD for the last card)
   status            whose turn it is and the scores
+  scores            the scores (cash, places) of every player
   options           the legal moves now
   again             repeat the last announcement
+  quieter | louder  say less or more unasked (brief, normal, full); 'verbosity' tells which
   yes / no          confirm or reject an unsure reading
   state             the state as JSON
   history [N|all]   what was said in the last N turns (default 5), with who acted
@@ -210,6 +216,8 @@ def _command_words(game_help: str) -> set[str]:
 
 def _game_command(session: Session, obs: TextCommand) -> Reply:
     answer = session.game.query(session.state, obs.text)
+    if answer is None and obs.text.strip().lower() in ("scores", "score"):
+        answer = session.state.scoreboard()  # the games without a 'scores' of their own
     if answer is not None:
         session.say(answer, Priority.RESULT)
         return Reply(True, answer)
@@ -246,7 +254,7 @@ def cmd_roll(session: Session, args: list[str], obs: TextCommand) -> Reply:
 def _card(session: Session, args: list[str]) -> str:
     if not args:
         raise IllegalAction("Say which card, like: card 5H")
-    return session.game.card_id(" ".join(args))
+    return session.game.read_card(session.state, " ".join(args))
 
 
 def cmd_card(session: Session, args: list[str], obs: TextCommand) -> Reply:
@@ -324,6 +332,44 @@ def cmd_history(session: Session, args: list[str], obs: TextCommand) -> Reply:
     return Reply(True, text)
 
 
+
+def _set_verbosity(session: Session, verbosity: Verbosity, obs: TextCommand) -> Reply:
+    before = session.verbosity
+    session.set_verbosity(verbosity)
+    already = "Already" if verbosity == before else "Verbosity"
+    text = f"{already} {verbosity}: {VERBOSITY_WORDS[verbosity.level]}."
+    session.say(text, Priority.RESULT)
+    return Reply(True, text)
+
+
+VERBOSITY_WORDS = (
+    "results and refusals only; the choices on 'options'",
+    "each fact once; the choices listed when there are at most three",
+    "the choices listed when there are up to eight",
+)
+
+
+def cmd_quieter(session: Session, args: list[str], obs: TextCommand) -> Reply:
+    return _set_verbosity(session, session.verbosity.quieter(), obs)
+
+
+def cmd_louder(session: Session, args: list[str], obs: TextCommand) -> Reply:
+    return _set_verbosity(session, session.verbosity.louder(), obs)
+
+
+def cmd_verbosity(session: Session, args: list[str], obs: TextCommand) -> Reply:
+    if not args:
+        verbosity = session.verbosity
+        text = f"Verbosity {verbosity}: {VERBOSITY_WORDS[verbosity.level]}."
+        session.say(text, Priority.RESULT)
+        return Reply(True, text)
+    try:
+        wanted = Verbosity.parse(" ".join(args))
+    except ValueError as err:
+        raise IllegalAction(str(err)) from None
+    return _set_verbosity(session, wanted, obs)
+
+
 def cmd_yes(session: Session, args: list[str], obs: TextCommand) -> Reply:
     return session.confirm(True)
 
@@ -347,6 +393,9 @@ COMMANDS: dict[str, Handler] = {
     "status": cmd_status,
     "options": cmd_options,
     "again": cmd_again,
+    "quieter": cmd_quieter,
+    "louder": cmd_louder,
+    "verbosity": cmd_verbosity,
     "help": cmd_help,
     "state": cmd_state,
     "history": cmd_history,

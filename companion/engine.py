@@ -221,6 +221,9 @@ class Event:
 
     key: ClassVar[str] = "event"
     priority: ClassVar[int] = Priority.INFO
+    # The sentence itself asks for the decision that follows ("buy or auction?"): the choices
+    # are then not listed after it (companion/narrator.py: each fact once).
+    asks: ClassVar[bool] = False
 
     def describe(self, names: Sequence[str]) -> str:
         return self.key
@@ -389,6 +392,15 @@ class Game(ABC):
         except CardError:
             return text.strip().upper()
 
+    def card_words(self, card: str) -> str:
+        """A card as said ("the card 5H"); games whose card ids are not words override it."""
+        return f"the card {card}"
+
+    def read_card(self, state: State, text: str) -> str:
+        """The card a player typed (``card ...``), read in the light of the state: Monopoly
+        takes a Chance card's words ("card advance to go"). The default is ``card_id``."""
+        return self.card_id(text)
+
     def interpret(self, state: State, observation: Observation) -> Action:
         """Turn a device or camera observation into an action, or refuse with the reason.
 
@@ -502,6 +514,12 @@ class State(ABC):
             return ""
         return self.choices_text()
 
+    def prompt(self) -> str:
+        """Said unasked after a move when the choices are too many to list (the narrator's
+        rule): a short summary of the decision, like an auction's high bid and who is still
+        in. Most games need none: their events and ``options`` say enough."""
+        return ""
+
     def choices_text(self) -> str:
         """The legal choices in words, said when a player must choose (and on ``options``)."""
         if self.current_player() < 0:
@@ -523,5 +541,12 @@ class State(ABC):
         return sentence(self.expected())
 
     def status(self) -> str:
-        """A short spoken summary for ``status``."""
+        """``status``: whose turn it is and the scoreboard (every player's score, cash or
+        place, as fits the game)."""
         return self.expected()
+
+    def scoreboard(self) -> str:
+        """``scores`` (where the game has no question of that name): the scores, cash or
+        places. Most games' ``status`` is their scoreboard with whose turn it is."""
+        return sentence(self.status())
+

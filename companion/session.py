@@ -47,6 +47,7 @@ from companion.journal import (
     JournalError,
     readable_part,
 )
+from companion.narrator import NORMAL, Narrator, Verbosity
 from companion.observations import (
     BUTTONS,
     CONFIRM_BELOW,
@@ -112,6 +113,7 @@ class Session:
         phrases: Phrasebook | None = None,
         confirm_below: float = CONFIRM_BELOW,
         tags: TagMap | None = None,
+        verbosity: Verbosity = NORMAL,
     ) -> None:
         self.game = game
         self.journal = journal
@@ -121,6 +123,9 @@ class Session:
         # virtual dice are thrown when a player says "roll" (or presses the tray's button).
         self.auto_chance = auto_chance
         self.phrases = phrases or Phrasebook.load()
+        # which sentences are said unasked, and how many choices (companion/narrator.py)
+        self.narrator = Narrator(self.phrases, game.players, verbosity)
+        self._last_events: Sequence[Event] = ()  # the last input's events, for the choices
         self.confirm_below = confirm_below
         self.tags = tags or TagMap()
         self._refused_sources: set[str] = set()  # sources whose last input was refused aloud
@@ -181,6 +186,7 @@ class Session:
                 "code": code_meta(type(game)),  # what resume compares (provenance.py)
                 # not a setup key: outside the checksum, as journals before names had none
                 **({"name": name} if name else {}),
+                "verbosity": str(kwargs.get("verbosity", NORMAL)),  # quieter/louder change it
             }
         )
         session = cls(game, journal, announcer, seed=seed, auto_chance=auto_chance, **kwargs)
@@ -193,6 +199,8 @@ class Session:
     def resume(cls, journal: Journal, announcer: Sink, **kwargs: Any) -> Session:
         meta = journal.meta()
         game = game_from_meta(meta)
+        if kwargs.get("verbosity") is None:  # as the table left it
+            kwargs["verbosity"] = _verbosity(meta)
         session = cls(
             game,
             journal,
@@ -410,6 +418,7 @@ class Session:
         return self.apply(pending.action, source=pending.source, confidence=1.0)
 
     def refuse(self, reason: str, obs: Observation | None = None, *, journal: bool = True) -> Reply:
+        reason = sentence(reason)  # every refusal a sentence, whatever raised it
         source = obs.source if obs else ""
         if not self.refusals.admit(source, reason, idle=not self.announcer.behind(),
                                    unreadable=isinstance(obs, DeviceError), journal=journal):
@@ -476,7 +485,7 @@ class Session:
         self._settle(offer_choices=False)  # the undo message says what is expected
         self.pending = None
         # Described on the state it was played from: "Undone: knight to f3", not "g1f3".
-        words = (action_words(undone) if isinstance(undone, CHANCE_ACTIONS)
+        words = (action_words(undone, self.game) if isinstance(undone, CHANCE_ACTIONS)
                  else self.state.describe_action(undone))
         self.say(f"Undone: {words}. " + sentence(self.state.expected()), Priority.RESULT)
         return Reply(True, self.last_announcement)
@@ -509,7 +518,7 @@ class Session:
             source=source,
         )
         events = self._replay()
-        self.say(f"Corrected to {action_words(action)}.", Priority.RESULT)
+        self.say(f"Corrected to {action_words(action, self.game)}.", Priority.RESULT)
         if not kept:
             self._announce(events)  # what the corrected throw did
         else:
@@ -547,15 +556,26 @@ class Session:
         return None
 
     def _replay(self) -> list[Event]:
+        self.narrator.forget()
         self.state, self.applied, events = replay(self.game, self.journal)
         return events
 
     # --- announcing ---------------------------------------------------------------------
 
     def _announce(self, events: Sequence[Event]) -> None:
-        for event in events:
-            self.say(self.phrases.render(event, self.game.players), event.priority)
+        for text, priority in self.narrator.sentences(events, self.state):
+            self.say(text, priority)
+        self._last_events = events
         self._notify(events)
+
+    @property
+    def verbosity(self) -> Verbosity:
+        return self.narrator.verbosity
+
+    def set_verbosity(self, verbosity: Verbosity) -> None:
+        """From now on (``quieter``, ``louder``); kept with the saved game for resume."""
+        self.narrator.verbosity = verbosity
+        self.journal.write_meta({"verbosity": str(verbosity)})
 
     def _notify(self, events: Sequence[Event]) -> None:
         """Tell the listeners that the journal has a new entry (every kind: an action, an
@@ -568,9 +588,10 @@ class Session:
         while self._auto_due():
             self._commit(self._virtual_outcome(), "virtual", 1.0)
         if offer_choices and not self.state.is_terminal():
-            choices = self.state.choices_after_move()
+            choices = self.narrator.choices(self.state, self._last_events)
             if choices:
                 self.say(choices, Priority.INFO)
+        self._last_events = ()
 
     def _auto_due(self) -> bool:
         request = self.state.chance()
@@ -628,11 +649,19 @@ def _seed(meta: Mapping[str, Any]) -> int | None:
     return int(meta["seed"]) if meta.get("predictable") and meta.get("seed") is not None else None
 
 
-def action_words(action: Action) -> str:
+def _verbosity(meta: Mapping[str, Any]) -> Verbosity:
+    """The verbosity a saved game was left at (normal for journals from before it)."""
+    try:
+        return Verbosity.parse(str(meta.get("verbosity", NORMAL)))
+    except ValueError:
+        return NORMAL
+
+
+def action_words(action: Action, game: Game | None = None) -> str:
     if isinstance(action, Throw):
         return "a throw of " + " and ".join(str(v) for v in action.values)
     if isinstance(action, Draw):
-        return f"the card {action.card}"
+        return game.card_words(action.card) if game else f"the card {action.card}"
     return str(action)
 
 

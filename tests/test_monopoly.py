@@ -97,7 +97,7 @@ def test_declined_property_is_auctioned_to_anyone_including_the_decliner():
     at(st, HAT, GO)
     st.apply(Throw((6, 2)))
     ev = st.apply(A.Auction(HAT))
-    assert "Bids may start at any price" in said(game, ev)[0]
+    assert "bids may start at any price" in said(game, ev)[0]
     st.apply(A.Bid(DOG, 5))  # any player, any opening price
     st.apply(A.Bid(HAT, 60))
     with pytest.raises(IllegalAction, match="must beat 60"):

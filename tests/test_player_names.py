@@ -40,7 +40,7 @@ def test_a_name_with_spaces_speaks_and_is_refused_by_name():
     session, recorder = start()
     assert session.command("Horse and Rider: go").accepted  # before: "Horse" was no one
     assert not session.command("Ann Lee bank").accepted
-    assert recorder.texts[-1] == "Ann Lee, it is Horse and Rider's turn"
+    assert recorder.texts[-1] == "Ann Lee, it is Horse and Rider's turn."
     assert session.command('"horse and rider" roll 4').accepted
     assert session.state.pot == 4
 
@@ -49,7 +49,7 @@ def test_a_device_seat_names_a_player_with_spaces():
     session, _ = start()
     session.command("go")
     reply = session.submit(DiceSeen(source="serial:x", values=(3,), player="Ann_Lee"))
-    assert reply.text == "Ann Lee, it is Horse and Rider's turn"
+    assert reply.text == "Ann Lee, it is Horse and Rider's turn."
     assert session.submit(DiceSeen(source="serial:x", values=(3,),
                                    player="Horse_and_Rider")).accepted
 

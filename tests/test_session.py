@@ -53,7 +53,7 @@ def test_wrong_player_is_refused_by_name():
     session, rec = start()
     reply = session.command("Blue bank")
     assert not reply.accepted
-    assert reply.text == "Blue, it is Red's turn"
+    assert reply.text == "Blue, it is Red's turn."
     assert session.state.banks == [0, 0]
     assert session.command("Red bank").accepted
 
@@ -62,7 +62,7 @@ def test_device_dice_from_the_wrong_seat_are_refused():
     session, _ = start()
     session.command("go")
     reply = session.submit(DiceSeen(source="serial:x", values=(5,), player="Blue"))
-    assert reply.text == "Blue, it is Red's turn"
+    assert reply.text == "Blue, it is Red's turn."
     assert session.submit(DiceSeen(source="serial:x", values=(5,), player="Red")).accepted
 
 
@@ -219,7 +219,7 @@ def test_a_throw_named_for_another_player_is_refused_even_where_anyone_may_speak
     session.command("go")
     session.state.may_act = lambda player: True  # as in Monopoly, where anyone may bid
     reply = session.command("Blue roll 4")
-    assert reply.text == "Blue, it is Red's turn" and session.state.pot == 0
+    assert reply.text == "Blue, it is Red's turn." and session.state.pot == 0
     assert session.command("Red roll 4").accepted
 
 
@@ -292,7 +292,7 @@ def test_undo_never_takes_back_a_virtual_deal():
                             auto_chance=frozenset({"card", "shuffle"}))
     dealt = session.state.to_json()
     reply = session.command("undo")
-    assert not reply.accepted and reply.text == "There is nothing to undo"
+    assert not reply.accepted and reply.text == "There is nothing to undo."
     assert session.state.to_json() == dealt
     action = session.state.legal_actions()[0]
     session.apply(action, source="test")

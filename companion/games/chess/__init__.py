@@ -283,6 +283,10 @@ class Chess(Game):
 # --------------------------------------------------------------------------- state
 
 
+_VALUES = {chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9,
+           chess.KING: 0}
+
+
 class ChessState(State):
     game: Chess
 
@@ -396,9 +400,16 @@ class ChessState(State):
     def status(self) -> str:
         outcome = self.outcome()
         if outcome is not None:
-            return f"The game is over: {outcome[1]}, {outcome[0]}."
+            return f"The game is over: {outcome[1]}, {outcome[0]}. {self.material_text()}"
         n = self.board.fullmove_number
-        return f"Move {n}. {self.expected()}."
+        return f"Move {n}. {self.expected()}. {self.material_text()}"
+
+    def material_text(self) -> str:
+        """ "Material: White 39, Black 36." (pawn 1, knight and bishop 3, rook 5, queen 9)"""
+        names = self.game.players
+        worth = [sum(_VALUES[piece.piece_type] for piece in self.board.piece_map().values()
+                     if piece.color == color) for color in (chess.WHITE, chess.BLACK)]
+        return f"Material: {names[0]} {worth[0]}, {names[1]} {worth[1]}."
 
     def __repr__(self) -> str:
         return f"ChessState(fen={self.board.fen()!r})"

@@ -511,9 +511,11 @@ class CrazyEightsState(State):
         names = self.game.players
         held = ", ".join(f"{names[p]} {self.held(p)}" for p in range(self.n))
         text = f"Hand {self.hand_number}. Cards held: {held}; {self.stock_n} in the stock."
+        totals = ", ".join(f"{names[p]} {self.totals[p]}" for p in range(self.n))
         if self.target > 0:
-            totals = ", ".join(f"{names[p]} {self.totals[p]}" for p in range(self.n))
             text += f" Penalty totals: {totals}; game to {self.target}."
+        elif any(self.totals):  # a single hand: the points it scored
+            text += f" Penalty points: {totals}."
         return f"{text} {self.expected()}."
 
     def choices_after_move(self) -> str:

@@ -496,9 +496,12 @@ class DiceState(State):
         if self.over:
             return "The game is over. " + " ".join(
                 self.form_text(p) for p in range(len(self.game.players)))
-        who = self.game.players[self.turn]
+        names = self.game.players
         round_no = len(BOXES) - len(self.open_boxes(self.turn)) + 1
-        return f"Round {round_no}. {self.expected()}. {who} has {self.total(self.turn)}."
+        if len(names) == 1:
+            return f"Round {round_no}. {self.expected()}. {names[0]} has {self.total(0)}."
+        totals = ", ".join(f"{names[p]} {self.total(p)}" for p in range(len(names)))
+        return f"Round {round_no}. {self.expected()}. Totals: {totals}."
 
     def expected(self) -> str:
         if not self.over and not self.awaiting_throw:

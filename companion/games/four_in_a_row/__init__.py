@@ -320,11 +320,16 @@ class FourState(State):
         }
 
     def status(self) -> str:
+        names = self.game.players
+        each = ", ".join(f"{names[p]} {sum(col.count(p) for col in self.grid)}"
+                         for p in range(len(names)))
+        played = f"{counted(len(self.history), 'piece')} played: {each}."
         if self.is_terminal():
             if self.winner is not None:
-                return f"{self.game.players[self.winner]} has won."
-            return "Drawn by agreement." if self.agreed else "The board is full: a draw."
-        return f"{counted(len(self.history), 'piece')} played. {self.expected()}."
+                return f"{names[self.winner]} has won. {played}"
+            return ("Drawn by agreement. " if self.agreed else "The board is full: a draw. "
+                    ) + played
+        return f"{played} {self.expected()}."
 
 
 @register

@@ -42,7 +42,7 @@ def start_auction(st: MonopolyState, space: int, hotel: bool, bidders: list[int]
                   resume: bool, ev: list[Event]) -> None:
     first = _next_bidder(st, bidders, after)
     st.auction = AuctionState(space, hotel, list(bidders), first, resume)
-    ev.append(E.AuctionOpened(_item(st, space, hotel), tuple(bidders)))
+    ev.append(E.AuctionOpened(_item(st, space, hotel), tuple(bidders), first))
 
 
 def _item(st: MonopolyState, space: int, hotel: bool) -> str:
@@ -82,9 +82,9 @@ def do_bid(st: MonopolyState, a: A.Bid, ev: list[Event]) -> None:
     auc = st.auction
     assert auc is not None
     auc.high, auc.high_bidder = a.amount, a.player
-    ev.append(E.BidTaken(a.player, a.amount))
     auc.to_act = _next_bidder(st, [b for b in auc.bidders if b != a.player] or auc.bidders,
                               a.player)
+    ev.append(E.BidTaken(a.player, a.amount, tuple(auc.bidders), _open_to(auc)))
     _maybe_close(st, ev)
 
 
@@ -103,10 +103,17 @@ def do_pass(st: MonopolyState, a: A.Pass, ev: list[Event]) -> None:
     auc = st.auction
     assert auc is not None
     auc.bidders.remove(a.player)
-    ev.append(E.BidderPassed(a.player))
     if auc.bidders:
         auc.to_act = _next_bidder(st, auc.bidders, a.player)
+    ev.append(E.BidderPassed(a.player, auc.high, auc.high_bidder, tuple(auc.bidders),
+                             _open_to(auc)))
     _maybe_close(st, ev)
+
+
+def _open_to(auc: AuctionState) -> int:
+    """Who bids next, or -1 when the auction closes (the high bidder alone is left)."""
+    closing = not auc.bidders or (len(auc.bidders) == 1 and auc.high_bidder == auc.bidders[0])
+    return -1 if closing else auc.to_act
 
 
 def drop_bidder(st: MonopolyState, p: int, ev: list[Event]) -> None:
@@ -135,6 +142,8 @@ def _maybe_close(st: MonopolyState, ev: list[Event]) -> None:
         w = auc.high_bidder
         st.cash[w] -= auc.high
         st.collected += auc.high
+        st.explain(f"{st.name_of(w)} paid the Bank {E.money(auc.high)} for {item}: the"
+                   " winning bid at auction.")
         ev.append(E.AuctionWon(w, item, auc.high))
         if auc.space >= 0:
             st.owner[auc.space] = w

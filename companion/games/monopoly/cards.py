@@ -168,20 +168,20 @@ def follow(st: MonopolyState, p: int, card: Card, ev: list[Event]) -> None:
     elif op == TO_JAIL:
         st.send_to_jail(p, "the card says so", ev)
     elif op == COLLECT:
-        st.give(p, card.arg, "the card", ev)
+        st.give(p, card.arg, "", ev)
     elif op == PAY:
         st.explain(f"The card: {card.text}")
-        st.charge(p, BANK, card.arg, E.Paid(p, BANK, card.arg, "the card"), ev)
+        st.charge(p, BANK, card.arg, E.Paid(p, BANK, card.arg, ""), ev)
     elif op == PAY_EACH:
         st.explain(f"The card: {card.text}")
         for q in st.active():
             if q != p:
-                st.charge(p, q, card.arg, E.Paid(p, q, card.arg, "the card"), ev)
+                st.charge(p, q, card.arg, E.Paid(p, q, card.arg, ""), ev)
     elif op == COLLECT_EACH:
         st.explain(f"The card: {card.text}")
         for q in st.active():
             if q != p:
-                st.charge(q, p, card.arg, E.Paid(q, p, card.arg, "the card"), ev)
+                st.charge(q, p, card.arg, E.Paid(q, p, card.arg, ""), ev)
     elif op == REPAIRS:
         houses = sum(b for s, b in enumerate(st.bld) if st.owner[s] == p and b != HOTEL)
         hotels = sum(1 for s, b in enumerate(st.bld) if st.owner[s] == p and b == HOTEL)

@@ -42,6 +42,17 @@ class Thrown(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class ThrowsAgain(Event):
+    """Doubles: once the throw is resolved, the same player throws again."""
+
+    player: int
+    key: ClassVar[str] = "monopoly.throws_again"
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"{names[self.player]} throws again."
+
+
+@dataclass(frozen=True, slots=True)
 class StaysInJail(Event):
     player: int
     dice: tuple[int, ...]
@@ -61,6 +72,7 @@ class ForSale(Event):
     space: str
     price: int
     key: ClassVar[str] = "monopoly.for_sale"
+    asks: ClassVar[bool] = True
 
     def describe(self, names: Sequence[str]) -> str:
         return f"Unowned, {money(self.price)} dollars: buy or auction?"
@@ -128,8 +140,8 @@ class Paid(Event):
     priority: ClassVar[int] = Priority.RESULT
 
     def describe(self, names: Sequence[str]) -> str:
-        return (f"{names[self.player]} pays {_who(names, self.payee)} {money(self.amount)}:"
-                f" {self.reason}.")
+        why = f": {self.reason}" if self.reason else ""  # "" after a card read out
+        return f"{names[self.player]} pays {_who(names, self.payee)} {money(self.amount)}{why}."
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,7 +153,8 @@ class Received(Event):
     priority: ClassVar[int] = Priority.RESULT
 
     def describe(self, names: Sequence[str]) -> str:
-        return f"{names[self.player]} collects {money(self.amount)} from the Bank: {self.reason}."
+        why = f": {self.reason}" if self.reason else ""  # "" after a card read out
+        return f"{names[self.player]} collects {money(self.amount)} from the Bank{why}."
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,30 +195,62 @@ class Bought(Event):
 class AuctionOpened(Event):
     item: str
     bidders: tuple[int, ...]
+    first: int = -1  # who is asked first
     key: ClassVar[str] = "monopoly.auction"
+    asks: ClassVar[bool] = True
 
     def describe(self, names: Sequence[str]) -> str:
-        who = ", ".join(names[b] for b in self.bidders)
-        return f"The Bank auctions {self.item}. Bidders: {who}. Bids may start at any price."
+        who = name_list([names[b] for b in self.bidders])
+        first = f" {names[self.first]} first: bid or pass." if self.first >= 0 else ""
+        return (f"The Bank auctions {self.item} to {who}; bids may start at any price."
+                f"{first}")
+
+
+def _still_in(names: Sequence[str], bidders: tuple[int, ...], to_act: int) -> str:
+    """ " Still in: Car and Hat; Car to beat it or pass." (nothing once the auction closes)"""
+    if to_act < 0:
+        return ""
+    return (f" Still in: {name_list([names[b] for b in bidders])}; {names[to_act]} to beat it"
+            " or pass.")
 
 
 @dataclass(frozen=True, slots=True)
 class BidTaken(Event):
+    """A bid, with who is still in and who bids next (-1: the auction closes)."""
+
     player: int
     amount: int
+    bidders: tuple[int, ...] = ()
+    to_act: int = -1
     key: ClassVar[str] = "monopoly.bid"
+    asks: ClassVar[bool] = True
 
     def describe(self, names: Sequence[str]) -> str:
-        return f"{names[self.player]} bids {money(self.amount)}."
+        return (f"{names[self.player]} bids {money(self.amount)}."
+                + _still_in(names, self.bidders, self.to_act))
 
 
 @dataclass(frozen=True, slots=True)
 class BidderPassed(Event):
+    """A bidder drops out; the high bid so far, who is still in, and who bids next."""
+
     player: int
+    high: int = 0
+    high_bidder: int = -1
+    bidders: tuple[int, ...] = ()
+    to_act: int = -1
     key: ClassVar[str] = "monopoly.pass"
+    asks: ClassVar[bool] = True
 
     def describe(self, names: Sequence[str]) -> str:
-        return f"{names[self.player]} passes."
+        text = f"{names[self.player]} passes."
+        if self.to_act < 0:
+            return text
+        if self.high_bidder < 0:
+            return (f"{text} No bid yet; still in: {name_list([names[b] for b in self.bidders])};"
+                    f" {names[self.to_act]} to bid or pass.")
+        return (f"{text} High bid {money(self.high)}, {names[self.high_bidder]}'s."
+                + _still_in(names, self.bidders, self.to_act))
 
 
 @dataclass(frozen=True, slots=True)
@@ -295,6 +340,7 @@ class TradeOffered(Event):
     partner: int
     text: str
     key: ClassVar[str] = "monopoly.trade_offered"
+    asks: ClassVar[bool] = True
 
     def describe(self, names: Sequence[str]) -> str:
         return (f"{names[self.player]} offers {names[self.partner]} {self.text}."
@@ -321,6 +367,7 @@ class MortgageReceived(Event):
     lift: int
     interest: int
     key: ClassVar[str] = "monopoly.mortgage_received"
+    asks: ClassVar[bool] = True
 
     def describe(self, names: Sequence[str]) -> str:
         return (f"{names[self.player]} receives {self.space} mortgaged: lift it now for"
@@ -335,6 +382,7 @@ class TaxChoice(Event):
     amount: int
     percent: int
     key: ClassVar[str] = "monopoly.tax_choice"
+    asks: ClassVar[bool] = True
 
     def describe(self, names: Sequence[str]) -> str:
         return (f"{self.space}: {names[self.player]}, pay {money(self.amount)} or"
@@ -349,15 +397,21 @@ class InDebt(Event):
     cash: int
     raisable: int = -1  # what selling every building and mortgaging every deed would raise
     key: ClassVar[str] = "monopoly.debt"
+    asks: ClassVar[bool] = True
     priority: ClassVar[int] = Priority.RESULT
 
     def describe(self, names: Sequence[str]) -> str:
         owes = (f"{names[self.player]} owes {_who(names, self.creditor)} {money(self.amount)}"
                 f" but has {money(self.cash)}")
-        if self.raisable >= 0 and self.cash + self.raisable >= self.amount:
+        if self.raisable < 0:  # an event from before the figure was kept
+            return f"{owes}: sell buildings, mortgage, trade, or declare bankruptcy."
+        if self.cash + self.raisable >= self.amount:
             return (f"{owes}: sell buildings, mortgage or trade to raise it (selling and"
                     f" mortgaging everything would raise {money(self.raisable)}).")
-        return f"{owes}: sell buildings, mortgage, trade, or declare bankruptcy."
+        if self.raisable == 0:
+            return f"{owes} and nothing to sell or mortgage: trade, or declare bankruptcy."
+        return (f"{owes}; selling buildings and mortgaging everything would raise only"
+                f" {money(self.raisable)}: trade, or declare bankruptcy.")
 
 
 @dataclass(frozen=True, slots=True)

@@ -93,7 +93,45 @@ class Monopoly(Game):
             "end                                   end the turn (option end_turn=manual)",
             "time up                               end a Time Limit Game",
             "balance | worth | owns PLAYER | rent SPACE | why   questions",
+            "board | deeds | who owns SPACE | where is PLAYER | standings | cards   more",
         ))
+
+    # ------------------------------------------------------------------ cards by their words
+
+    def card_words(self, card: str) -> str:
+        from companion.games.monopoly.card_words import short_name
+
+        for deck, cards in self.edition.card_by_id.items():
+            if card in cards:
+                return f"the {self.edition.deck_names[deck]} card {short_name(cards[card])}"
+        return super().card_words(card)
+
+    def read_card(self, state: State, text: str) -> str:
+        """A Chance or Community Chest card by its id, its words or a keyword ("card take a
+        walk on boardwalk", "card boardwalk"), fuzzy; "did you mean" when it is ambiguous."""
+        from companion.games.monopoly.card_words import find_card, short_name
+
+        ed = self.edition
+        request = state.chance()
+        if request is not None and request.kind == "card":
+            cards = list(ed.decks[request.deck])
+            deck_name = ed.deck_names[request.deck]
+        else:  # a correction after the draw: either deck
+            cards = [c for deck in ed.decks.values() for c in deck]
+            deck_name = " or ".join(ed.deck_names.values())
+        exact = text.strip().upper()
+        try:
+            card = next((c for c in cards if c.id == exact), None) or find_card(
+                cards, text, deck_name)  # an id (a tag reader's) or the words
+        except ValueError as err:
+            raise IllegalAction(str(err)) from None
+        if request is not None and request.kind == "card" and card.id not in request.cards:
+            assert isinstance(state, MonopolyState)
+            holder = next((p for p, held in enumerate(state.held) if card.key in held), None)
+            where = ("is not in the deck now" if holder is None
+                     else f"is held by {self.players[holder]}, so it cannot be drawn now")
+            raise IllegalAction(f"The {deck_name} card {short_name(card)} {where}.")
+        return card.id
 
     # ------------------------------------------------------------------ queries
 
@@ -102,6 +140,8 @@ class Monopoly(Game):
         from companion.games.monopoly.views import query
 
         assert isinstance(state, MonopolyState)
+        if text.strip().lower() == "cards":
+            return state.cards_text()
         try:
             return query(state, text)
         except ValueError as err:
@@ -296,17 +336,10 @@ class _Parser:
         return Throw(values)
 
     def cmd_card(self, rest: str) -> Action:
-        request = self.st.chance()
-        want = re.sub(r"[^a-z0-9]", "", rest.lower())
-        if request is not None and request.kind == "card":
-            ids = request.cards
-            hits = [c for c in ids if re.sub(r"[^a-z0-9]", "", c) == want]
-            hits = hits or [c for c in ids if re.sub(r"[^a-z0-9]", "", c).startswith(want)]
-            if len(hits) == 1:
-                return Draw(hits[0])
-            if len(hits) > 1:
-                raise ValueError(f"{rest!r} could be {', '.join(hits)}")
-        return Draw(rest.strip())
+        try:
+            return Draw(self.game.read_card(self.st, rest))
+        except IllegalAction as err:
+            raise ValueError(err.reason) from None
 
     cmd_draw = cmd_card
 

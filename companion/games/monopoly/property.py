@@ -38,6 +38,8 @@ def do_buy(st: MonopolyState, a: A.Buy, ev: list[Event]) -> None:
     st.owner[s] = a.player
     st.pending = -1
     st.phase = RESOLVING
+    st.explain(f"{st.name_of(a.player)} paid the Bank {E.money(price)} for {st.ed.names[s]},"
+               " its printed price.")
     ev.append(E.Bought(a.player, st.ed.names[s], price))
     st.proceed(ev)
 

@@ -257,14 +257,47 @@ class MonopolyState(State):
         return expected(self)
 
     def choices_text(self) -> str:
-        if self.phase == END and self.current_player() == self.turn:
-            return f"{self.game.players[self.turn]}: build, sell, mortgage or trade, or say end."
-        return super().choices_text()
+        from companion.games.monopoly.views import choices_text
+
+        return choices_text(self) or super().choices_text()
+
+    def choices_after_move(self) -> str:
+        from companion.games.monopoly.views import choices_text
+
+        # an auction's bidders, a purchase: said in one sentence, never as a list of moves
+        return choices_text(self) if self.current_player() >= 0 else ""
+
+    def prompt(self) -> str:
+        # many moves (an auction with bids to choose, the turn's end): the one sentence
+        return self.choices_after_move()
+
+    def cards_text(self) -> str:
+        """'cards': what may be drawn now (physical decks: the cards by their words)."""
+        from companion.games.monopoly.card_words import deck_list
+
+        request = self.chance()
+        if request is None or request.kind != "card":
+            return f"No card is being drawn now. {self.expected()}."
+        deck = request.deck
+        if self.virtual:
+            return (f"The {self.ed.deck_names[deck]} card is drawn by the companion:"
+                    f" {len(request.cards)} not drawn yet.")
+        cards = [self.ed.card_by_id[deck][i] for i in request.cards]
+        return deck_list(cards, self.ed.deck_names[deck])
+
+    def options_text(self) -> str:
+        request = self.chance()
+        if request is not None and request.kind == "card":
+            return self.cards_text()
+        return super().options_text()
 
     def status(self) -> str:
-        names = self.game.players
-        cash = "; ".join(f"{names[p]} {E.money(self.cash[p])}" for p in self.active())
-        return f"{self.expected()}. Cash: {cash}."
+        return f"{self.expected()}. {self.scoreboard()}"
+
+    def scoreboard(self) -> str:
+        from companion.games.monopoly.views import standings
+
+        return standings(self)
 
     def position_text(self) -> str:
         names = self.game.players
@@ -333,6 +366,7 @@ class MonopolyState(State):
         p = self.turn
         if self.again and not self.jail[p] and not self.out[p]:
             self.phase = ROLL
+            ev.append(E.ThrowsAgain(p))
         elif self.manual_end and not self.out[p]:
             self.phase = END
         else:
@@ -433,8 +467,8 @@ class MonopolyState(State):
         start = self.pos[p]
         dest = (start + steps) % ed.size
         self.pos[p] = dest
-        if dice:
-            ev.append(E.Thrown(p, dice, ed.names[dest]))
+        if dice:  # a throw that stops on the Jail square is Just Visiting
+            ev.append(E.Thrown(p, dice, "Just Visiting" if dest == ed.jail else ed.names[dest]))
         if dest < start or dest == ed.go:
             self.give(p, ed.salary, "salary", ev)
             ev[-1] = E.Salary(p, ed.salary, dest == ed.go, ed.names[ed.go])

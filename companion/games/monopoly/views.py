@@ -140,6 +140,33 @@ def describe_action(st: MonopolyState, a: Action) -> str:
     return repr(a)
 
 
+def choices_text(st: MonopolyState) -> str:
+    """The decision now in one sentence (the turn's end, a purchase, an auction), or ""
+    where the list of moves is the answer."""
+    from companion.games.monopoly.phases import BUY, END
+
+    names = st.game.players
+    cp = st.current_player()
+    if cp < 0 or st.trade is not None or st.transfers or st.debts:
+        return ""
+    if st.auction is not None:
+        auc = st.auction
+        who = name_list([names[b] for b in auc.bidders])
+        if auc.high_bidder < 0:
+            return f"No bid yet; still in: {who}. {names[cp]}: bid or pass."
+        return (f"High bid {money(auc.high)}, {names[auc.high_bidder]}'s; still in: {who}."
+                f" {names[cp]}: bid more than {money(auc.high)}, or pass.")
+    if st.place is not None:
+        return ""
+    if st.phase == BUY and cp == st.turn:
+        s = st.pending
+        return (f"{names[cp]}: buy {st.ed.names[s]} for {money(st.ed.price[s])}, or auction"
+                " it.")
+    if st.phase == END and cp == st.turn:
+        return f"{names[cp]}: build, sell, mortgage or trade, or say end."
+    return ""
+
+
 def expected(st: MonopolyState) -> str:
     from companion.games.monopoly.phases import (
         BUY,
@@ -221,7 +248,85 @@ def query(st: MonopolyState, text: str) -> str | None:
         return rent_text(st, rest)
     if head == "why":
         return st.why
+    if head in ("board", "deeds"):
+        return board_text(st)
+    if head == "who" and rest.lower().startswith("owns "):
+        return who_owns(st, rest[5:])
+    if head == "where":
+        who = rest[3:] if rest.lower().startswith("is ") else rest
+        return where_is(st, _player(st, who) if who.strip() else st.turn)
+    if head in ("standings", "standing"):
+        return standings(st)
     return None
+
+
+def board_text(st: MonopolyState) -> str:
+    """'board' / 'deeds': every property by group, with its owner, buildings, mortgage."""
+    ed = st.ed
+    groups: dict[str, list[str]] = {}
+    for s in ed.properties:
+        g = ed.group[s]
+        label = (ed.group_names[g] if g >= 0 else
+                 ed.words["railroads"].capitalize() if s in ed.railroads else
+                 ed.words["utilities"].capitalize())
+        groups.setdefault(label, []).append(f"{ed.names[s]} {_deed_state(st, s)}")
+    return " ".join(f"{label}: {'; '.join(items)}." for label, items in groups.items())
+
+
+def _deed_state(st: MonopolyState, s: int) -> str:
+    o = st.owner[s]
+    if o < 0:
+        return "(unowned)"
+    extra = [st.game.players[o]]
+    if st.bld[s]:
+        extra.append(st.ed.building_words(st.bld[s]))
+    if st.mort[s]:
+        extra.append("mortgaged")
+    return f"({', '.join(extra)})"
+
+
+def who_owns(st: MonopolyState, text: str) -> str:
+    try:
+        s = st.ed.space(text)
+    except ValueError as err:
+        reason = str(err)
+        return reason[:1].upper() + reason[1:] + "."
+    name = st.ed.names[s]
+    if not st.ed.is_property[s]:
+        return f"{name} is not a property: no one owns it."
+    o = st.owner[s]
+    if o < 0:
+        return f"{name} is unowned: the price is {money(st.ed.price[s])}."
+    detail = _deed_state(st, s)[1:-1].split(", ")[1:]
+    more = f" ({', '.join(detail)})" if detail else ""
+    return f"{st.game.players[o]} owns {name}{more}."
+
+
+def where_is(st: MonopolyState, p: int) -> str:
+    name = st.game.players[p]
+    if st.out[p]:
+        return f"{name} is bankrupt and out of the game."
+    return f"{name} is {position_words(st, p)}."
+
+
+def position_words(st: MonopolyState, p: int) -> str:
+    """ "in Jail", "on Just Visiting", "on Boardwalk (space 39)"."""
+    s = st.pos[p]
+    if s == st.ed.jail:
+        return "in Jail" if st.jail[p] else "just visiting Jail"
+    return f"on {st.ed.names[s]}"
+
+
+def standings(st: MonopolyState) -> str:
+    """Players by net worth (the end-of-game valuation: cash, deeds at their printed price or
+    half when mortgaged, buildings at cost), richest first."""
+    names = st.game.players
+    ranked = sorted(st.active(), key=lambda p: -valuation(st, p))
+    parts = [f"{k}. {names[p]}, worth {money(valuation(st, p))} ({money(st.cash[p])} cash,"
+             f" {position_words(st, p)})" for k, p in enumerate(ranked, 1)]
+    out = [names[p] for p in range(st.n) if st.out[p]]
+    gone = f" Bankrupt: {name_list(out)}." if out else ""
+    return "Standings by net worth: " + "; ".join(parts) + "." + gone
 
 
 def _player(st: MonopolyState, text: str) -> int:
