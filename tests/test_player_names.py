@@ -97,7 +97,7 @@ def test_a_name_anywhere_in_a_line_is_who_speaks(line, speaker, rest):
 def test_a_name_at_the_end_speaks_for_that_player_and_is_refused_out_of_turn():
     session, recorder = start(["Red", "Blue"])
     assert not session.command("go Blue").accepted
-    assert recorder.texts[-1] == "Blue, it is Red's turn"
+    assert recorder.texts[-1] == "Blue, it is Red's turn."
     assert session.command("go, Red").accepted
     assert session.command("roll 4 for Red").accepted and session.state.pot == 4
 
