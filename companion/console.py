@@ -125,29 +125,28 @@ def find_speaker(players: Sequence[str], text: str, game_help: str,
     else at its end ("roll 2 Blue", "roll 2 for Blue", "buy, Hat") unless the line's command
     itself takes a player (Monopoly's "claim Hat", "trade A B ...") or the game
     ``understood`` the whole line (dominoes' "play 6-6 Red" says who sets). A line that
-    starts with a word that is no command and no player, followed by a command or by input
-    the game ``understood`` ("Blue roll 2" where nobody is called Blue), is refused as
-    naming no player (IllegalAction)."""
+    starts with a capitalised word that is no command and no player, followed by a command
+    ("Blue roll 2" where nobody is called Blue), is refused as naming no player
+    (IllegalAction)."""
     speaker, rest = split_speaker(players, text)
     if speaker is not None:
         return speaker, rest
     line = text.strip()
     words = line.replace(":", " ").replace(",", " ").split()
-    takes_player = _commands_taking_a_player(game_help)
-    if words and words[0].casefold() not in takes_player:
+    first = words[0].casefold() if words else ""
+    ours = set(COMMANDS) | {w.casefold() for w in extra}  # read before the game sees a line
+    if first and first not in _commands_taking_a_player(game_help):
         for player in sorted(players, key=len, reverse=True):
             match = re.fullmatch(r"(?P<rest>.*?\S)(?:\s*,\s*|\s+)(?:(?:for|by)\s+)?"
                                  + re.escape(player) + r"[.!]?", line, re.IGNORECASE)
             if (match and match["rest"].casefold() not in {"for", "by"}
-                    and not understood(line)):  # dominoes' "play 6-6 Red": the game's own
+                    # the game's own reading: dominoes' "play 6-6 Red" says who sets
+                    and (first in ours or not understood(line))):
                 return player, match["rest"].rstrip(" ,:")
-    if len(words) < 2 or not words[0].isalpha() or words[0].casefold() in COMMANDS:
+    if len(words) < 2 or not words[0].isalpha() or not words[0][0].isupper() or first in ours:
         return None, line  # (most lines: the rest is for the commands to read)
-    commands = set(COMMANDS) | _command_words(game_help) | {w.casefold() for w in extra}
-    if (words[0].casefold() not in commands
-            and (words[1].casefold() in commands
-                 or understood(line[len(words[0]):].lstrip(" \t:,")))
-            and not understood(line)):  # "knight f3" is a move, not a knight's "f3"
+    commands = ours | _command_words(game_help)
+    if first not in commands and words[1].casefold() in commands and not understood(line):
         raise IllegalAction(f"There is no player called {words[0]}; the players are "
                             f"{_and(list(players))}.")
     return None, line

@@ -19,7 +19,7 @@ from companion.engine import Action, Game, IllegalAction, State, decode_action
 from companion.game_clock import clock_words
 from companion.journal import ACTION, CLOCK, CORRECT, REFUSED, UNDO, Entry, Journal
 from companion.printable import printable
-from companion.session import ReplayError, Session, game_from_meta
+from companion.session import ReplayError, Session, action_words, game_from_meta
 from companion.voice import Recorder
 
 
@@ -222,7 +222,7 @@ def _correct(session: _Retelling, entry: Entry) -> None:
     types = session.game.action_types
     action = decode_action(entry.payload["action"], types)
     kept = [decode_action(then, types) for then in entry.payload.get("then", [])]
-    session.begin(entry, f"correct to {action}")
+    session.begin(entry, f"correct to {action_words(action)}")
     session._correct(len(session.applied) - int(entry.payload["count"]), action, kept,
                      entry.source)
     session.recount()
@@ -230,7 +230,7 @@ def _correct(session: _Retelling, entry: Entry) -> None:
 
 def _refused(session: _Retelling, entry: Entry) -> None:
     said = str(entry.payload.get("input", ""))
-    row = session.begin(entry, f"refused {said!r}")
+    row = session.begin(entry, f'refused "{said}"')
     speaker, _ = split_speaker(session.game.players, said)
     row["player"] = speaker
     session.journal.append(REFUSED, dict(entry.payload), source=entry.source, note=entry.note)

@@ -37,7 +37,7 @@ BAD = [
     ["play", "chess", "--pgn", "/nonexistent/game.pgn"],
     ["resume", "--rate", "x"],
     ["resume", "nosuch"],
-    ["resume", "--journal", "/nonexistent/g.sqlite"],
+    ["resume", "--journal", "/nonexistent/g.sqlite", "--voice", "silent"],
     ["list", "--bad"],
     ["rematch", "nosuch"],
     ["delete"],

@@ -104,9 +104,23 @@ def test_a_name_at_the_end_speaks_for_that_player_and_is_refused_out_of_turn():
 
 def test_an_unknown_name_before_a_command_is_no_player_not_an_unknown_command():
     session, recorder = start(["Red", "Blue"])
-    reply = session.command("Green go")
+    reply = session.command("Green roll 2")
     assert not reply.accepted
     assert reply.text == "There is no player called Green; the players are Red and Blue."
-    assert not session.command("Green roll 2").accepted
+    assert not session.command("Green: undo").accepted
     assert recorder.texts[-1] == "There is no player called Green; the players are Red and Blue."
     assert session.command("Red go").accepted  # nothing changed before it
+
+
+def test_a_name_at_the_end_in_monopoly_and_no_name_made_of_a_chess_word():
+    from companion.games import find
+
+    recorder = Recorder()
+    session = Session.start(find("monopoly")(["Car", "Hat"]), Journal.memory(), recorder)
+    assert session.command("roll 1 2 Car").accepted  # the game would read "roll 1 2" too
+    assert session.command("buy, Car").accepted
+    assert not session.command("roll 3 4 Car").accepted
+    assert recorder.texts[-1] == "Car, it is Hat's turn"
+    chess = Session.start(find("chess")(["White", "Black"]), Journal.memory(), Recorder())
+    reply = chess.command("knight f3")
+    assert "no player" not in reply.text

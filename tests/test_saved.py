@@ -101,6 +101,8 @@ def test_a_journal_from_before_names_lists_and_resumes_by_its_file_name(capsys, 
                        "--voice", "console", stdin="roll 4\n")
     assert code == 0 and "Blue throws four" in out
     assert entries(path) == 2
+    code, out, _ = run(capsys, monkeypatch, "history", "20250101-120000-snakes-ladders")
+    assert code == 0 and "Turn 2, Blue:" in out and "Blue throws four" in out
 
 
 def test_a_name_is_checked_before_any_journal_is_made(capsys, monkeypatch):
