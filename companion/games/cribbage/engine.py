@@ -635,6 +635,9 @@ class CribbageState(State):
         assert isinstance(action, Show | ShowCrib)
         crib = isinstance(action, ShowCrib)
         if self.phase != (CRIB if crib else SHOW):
+            if self.phase == OVER:
+                raise IllegalAction(f"The game is over: the hands are not counted once a side"
+                                    f" has won. {self.status()}")
             if self.phase in (SHOW, CRIB):
                 raise IllegalAction(f"Not yet. {self.expected()}.")
             raise IllegalAction(f"The count comes after the play. {self.expected()}.")
