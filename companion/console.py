@@ -141,7 +141,8 @@ def cmd_roll(session: Session, args: list[str], obs: TextCommand) -> Reply:
     session.check_player(obs.player, exact=True)
     if not args:
         return session.roll_virtual(obs.source)
-    values = _dice_values(args)
+    named = session.game.throw_values(args)  # Poker Dice: "roll A A K K K"
+    values = _dice_values(args) if named is None else named
     request = session.state.chance()
     if request is None or request.kind != "dice":
         raise IllegalAction("No throw is expected now. " + sentence(session.state.expected()))
@@ -177,7 +178,10 @@ def cmd_correct(session: Session, args: list[str], obs: TextCommand) -> Reply:
     if not args:
         raise IllegalAction("Say the right value, like: correct 5")
     action: Action
-    if all(a.isascii() and a.isdigit() for a in args):
+    named = session.game.throw_values(args)
+    if named is not None:
+        action = Throw(named)
+    elif all(a.isascii() and a.isdigit() for a in args):
         action = Throw(tuple(int(a) for a in args))
     else:
         action = Draw(_card(session, args))

@@ -377,6 +377,11 @@ class Game(ABC):
         """One line per game-specific console command, for ``help``."""
         return ""
 
+    def throw_values(self, words: Sequence[str]) -> tuple[int, ...] | None:
+        """A throw typed in this game's own words, as pips ("roll A A K K K" in Poker Dice),
+        or None where dice are only numbers."""
+        return None
+
     def card_id(self, text: str) -> str:
         """This game's own name for a card typed or read ("10d", "T♦" -> "10D"). Games with
         decks of their own (dominoes "4-6" -> "6-4", Sorry!, Monopoly) override it."""

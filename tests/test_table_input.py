@@ -111,3 +111,53 @@ def test_cribbage_show_after_the_game_is_told_it_is_over():
     assert not reply.accepted
     assert reply.text.startswith("The game is over: the hands are not counted once a side has"
                                  " won. ")
+
+
+# ------------------------------------------------------------- dice games: one vocabulary
+
+def test_poker_dice_takes_faces_and_pips_everywhere_and_keep_as_in_the_dice_game():
+    session, recorder = table("poker-dice", auto=())
+    accepted(session, "roll A A K K 9")  # faces (before: "is not a throw: give numbers")
+    assert recorder.texts[-1] == "Red has 9 K K A A: two pair, aces and kings."
+    refused(session, "keep A A A", "There is no A to keep: the dice are 9 K K A A.")
+    accepted(session, "keep A A K K")  # the Dice game's word: the 9 is thrown again
+    assert recorder.texts[-1] == "Red throws 9 again."
+    accepted(session, "roll queen")
+    accepted(session, "roll 6 6 5 5 5")  # pips, as a die is read
+    accepted(session, "redraw 5")  # a pip for a face in redraw too (5 = K)
+    assert recorder.texts[-1] == "Blue throws K again."
+    accepted(session, "roll 6")
+
+
+def test_poker_dice_stand_says_the_standing_hand():
+    session, recorder = table("poker-dice", auto=())
+    accepted(session, "roll 6 6 5 5 5")
+    accepted(session, "stand")
+    assert recorder.texts[-2] == "Red stands on K K K A A: a full house, kings full of aces."
+
+
+def test_poker_dice_count_takes_pips_and_names(capsys):
+    from companion.games.poker_dice import count_main
+
+    assert count_main(["6", "6", "5", "5", "5"]) == 0
+    assert count_main(["ace", "ace", "king", "king", "king"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out == ["A A K K K: a full house, kings full of aces"] * 2
+
+
+def test_the_dice_game_says_the_best_open_boxes_after_a_throw():
+    session, recorder = table("dice", auto=())
+    accepted(session, "roll 6 4 3 3 5")
+    assert recorder.texts[-2:] == ["Red has 6 4 3 3 5.",
+                                   "Best open boxes: small straight for 30, chance for 21,"
+                                   " threes for 6."]
+
+
+def test_perft_chess_takes_fen_as_well_as_position(capsys):
+    from companion.games.chess_game import perft_main
+
+    fen = "8/8/4k3/8/8/3QK3/8/8 w - - 0 1"
+    assert perft_main(["1", "--fen", fen]) == 0
+    by_fen = capsys.readouterr().out
+    assert perft_main(["1", "--position", fen]) == 0
+    assert capsys.readouterr().out == by_fen

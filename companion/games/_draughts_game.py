@@ -574,7 +574,7 @@ def perft_tool(
 ) -> int:
     parser = argparse.ArgumentParser(prog=f"companion perft {game}")
     parser.add_argument("depth", type=int)
-    parser.add_argument("--position", default=start,
+    parser.add_argument("--position", "--fen", default=start,
                         help=f"a PDN FEN such as {start} (default: the start)")
     parser.add_argument("--divide", action="store_true", help="count below each first move")
     parser.add_argument("--dedupe", choices=("yes", "no"), default=None,

@@ -973,10 +973,11 @@ def perft(board: chess.Board, depth: int) -> int:
 
 
 def perft_main(argv: list[str]) -> int:
-    """``companion perft chess DEPTH [--position FEN] [--divide] [--json]``."""
+    """``companion perft chess DEPTH [--position FEN (or --fen FEN)] [--divide] [--json]``."""
     parser = argparse.ArgumentParser(prog="companion perft chess")
     parser.add_argument("depth", type=int)
-    parser.add_argument("--position", default=chess.STARTING_FEN, help="a FEN (default: start)")
+    parser.add_argument("--position", "--fen", default=chess.STARTING_FEN,
+                        help="a FEN (default: start)")
     parser.add_argument("--divide", action="store_true", help="count below each first move")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
