@@ -206,9 +206,27 @@ def cmd_again(session: Session, args: list[str], obs: TextCommand) -> Reply:
     return Reply(True, text)
 
 
+def help_text(inputs: Sequence[str]) -> str:
+    """HELP with only the commands a game with these inputs takes: no `roll` where no dice
+    are thrown, no `card` where none is drawn, no readings to confirm from a keyboard."""
+    dropped = set()
+    if "dice" not in inputs:
+        dropped.add("  roll ")
+    if "cards" not in inputs:
+        dropped.add("  card ")
+    if "dice" not in inputs and "cards" not in inputs:
+        dropped.add("  correct ")
+    if set(inputs) <= {"keyboard"}:
+        dropped.add("  yes / no ")
+    text = "\n".join(line for line in HELP.splitlines()
+                     if not any(line.startswith(d) for d in dropped))
+    return text if "dice" in inputs else text.replace(' ("Blue roll 4")', "")
+
+
 def cmd_help(session: Session, args: list[str], obs: TextCommand) -> Reply:
     extra = session.game.command_help()
-    text = HELP + (f"\n{session.game.spec.title} commands:\n{extra}" if extra else "")
+    text = help_text(session.game.spec.inputs)
+    text += f"\n{session.game.spec.title} commands:\n{extra}" if extra else ""
     print(printable(text, lines=True))
     return Reply(True, text)
 

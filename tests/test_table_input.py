@@ -161,3 +161,34 @@ def test_perft_chess_takes_fen_as_well_as_position(capsys):
     by_fen = capsys.readouterr().out
     assert perft_main(["1", "--position", fen]) == 0
     assert capsys.readouterr().out == by_fen
+
+
+# --------------------------------------------------------------------------- fewer words
+
+def test_checkers_and_four_in_a_row_say_the_moves_unasked_only_when_few():
+    session, recorder = table("four-in-a-row", auto=())
+    accepted(session, "4")
+    assert recorder.texts[-2:] == ["Red drops in column 4, row 1.", "Blue's turn."]
+    accepted(session, "options")  # the seven columns, asked for
+    assert recorder.texts[-1] == ("Choose: column 1; column 2; column 3; column 4; column 5;"
+                                  " column 6; column 7.")
+    session, recorder = table("checkers", auto=())
+    for move in ("11-15", "22-18"):
+        accepted(session, move)
+        assert not recorder.texts[-1].startswith("Choose")
+    accepted(session, "15x22")  # two captures to choose from: said
+    assert recorder.texts[-1] == "Choose: 25x18; 26x17."
+
+
+def test_help_lists_only_the_commands_the_game_takes():
+    for game in ("checkers", "four-in-a-row", "solitaire", "chess"):
+        session, _ = table(game, ("Red",) if game == "solitaire" else ("Red", "Blue"), auto=())
+        text = session.command("help").text
+        assert "roll N" not in text and "card CARD" not in text, game
+        assert "Blue roll 4" not in text and "undo" in text
+    session, _ = table("poker-dice", auto=())
+    text = session.command("help").text
+    assert "roll N" in text and "card CARD" not in text and "Blue roll 4" in text
+    session, _ = table("rummy", auto=())
+    text = session.command("help").text
+    assert "roll N" not in text and "card CARD" in text and "correct" in text
