@@ -496,6 +496,12 @@ class State(ABC):
             raise IllegalAction("no chance outcome is expected now")
         return request.sample(rng)
 
+    def put_back(self, action: Action) -> str:
+        """After ``action`` was undone from the keyboard (this state is the one before it),
+        what to put back on a board that reads the pieces ("Put the knight back from f3 to
+        g1."); "" where nothing physical needs moving."""
+        return ""
+
     def choices_after_move(self) -> str:
         """What is said unasked after each move: the choices when there are a handful (a long
         list, like chess's twenty openings, waits for ``options``). Games may override."""

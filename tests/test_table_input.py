@@ -192,3 +192,99 @@ def test_help_lists_only_the_commands_the_game_takes():
     session, _ = table("rummy", auto=())
     text = session.command("help").text
     assert "roll N" not in text and "card CARD" in text and "correct" in text
+
+
+# --------------------------------------------------------------------------- chess and draughts
+
+def chess_board_seen(board) -> object:
+    import chess
+
+    from companion.observations import BoardSeen
+
+    squares = []
+    for sq in chess.SQUARES:
+        piece = board.piece_at(sq)
+        squares.append((chess.square_name(sq), piece.symbol() if piece else ""))
+    return BoardSeen(source="dgt:test", squares=tuple(squares))
+
+
+def test_chess_says_why_a_move_is_illegal():
+    session, _ = table("chess", ("White", "Black"), auto=())
+    refused(session, "Bc4", "The bishop on f1 cannot reach c4: the pawn on e2 is in the way.")
+    refused(session, "e5", "The pawn on e2 cannot go to e5: a pawn moves straight ahead, one"
+                           " square (two from its first square), and takes one square"
+                           " diagonally ahead.")
+    refused(session, "Ng3", "No knight of White's can go to g3: a knight moves two squares one"
+                            " way and one the other.")
+    refused(session, "O-O", "White cannot castle kingside: the bishop on f1 is in the way.")
+    for move in ("e4", "e5", "d3", "Bb4"):
+        accepted(session, move)
+    refused(session, "Nf3", "White is in check from the bishop on b4, and knight g1 to f3 does"
+                            " not answer it.")
+    accepted(session, "Nc3")
+    accepted(session, "Nf6")
+    refused(session, "Nd5", "The knight on c3 is pinned to White's king by the bishop on b4:"
+                            " moving it to d5 leaves the king in check.")
+    refused(session, "Qd3", "d3 holds White's own pawn.")
+    session, _ = table("chess", ("White", "Black"), auto=())
+    for move in ("e4", "e5", "Nc3", "Bb4", "Nd5"):
+        accepted(session, move)
+    refused(session, "Ke7", "The king cannot go to e7: it would be in check from the knight on"
+                            " d5.")
+
+
+def test_chess_board_is_text_with_coordinates():
+    session, _ = table("chess", ("White", "Black"), auto=())
+    accepted(session, "e4")
+    assert session.command("board").text.splitlines() == [
+        "8  r n b q k b n r",
+        "7  p p p p p p p p",
+        "6  . . . . . . . .",
+        "5  . . . . . . . .",
+        "4  . . . . P . . .",
+        "3  . . . . . . . .",
+        "2  P P P P . P P P",
+        "1  R N B Q K B N R",
+        "   a b c d e f g h",
+        "Capitals are White (K king, Q queen, R rook, B bishop, N knight, P pawn).",
+    ]
+
+
+def test_a_keyboard_undo_in_a_dgt_game_says_what_to_put_back():
+    session, recorder = table("chess", ("White", "Black"), auto=())
+    for move in ("e4", "d5"):
+        accepted(session, move)
+    board = session.state.board.copy()  # type: ignore[attr-defined]
+    board.push_san("exd5")
+    assert session.submit(chess_board_seen(board)).accepted  # made on the DGT board
+    accepted(session, "undo")  # typed: the board still shows the capture
+    assert recorder.texts[-1] == ("Undone: pawn from e takes d5. Put the pawn back from d5 to"
+                                  " e4, and the black pawn back on d5. White to move.")
+
+
+def test_a_keyboard_undo_without_a_board_says_nothing_to_put_back():
+    session, recorder = table("chess", ("White", "Black"), auto=())
+    accepted(session, "e4")
+    accepted(session, "undo")
+    assert recorder.texts[-1] == "Undone: pawn to e4. White to move."
+
+
+def test_checkers_and_draughts_boards_show_the_square_numbers():
+    session, _ = table("checkers", auto=())
+    accepted(session, "11-15")
+    assert session.command("board").text.splitlines() == [
+        "      1m      2m      3m      4m",
+        "  5m      6m      7m      8m",
+        "      9m     10m     11.     12m",
+        " 13.     14.     15m     16.",
+        "     17.     18.     19.     20.",
+        " 21M     22M     23M     24M",
+        "     25M     26M     27M     28M",
+        " 29M     30M     31M     32M",
+        "m/k: Red's men and kings; M/K: Blue's.",
+    ]
+    session, _ = table("draughts", ("White", "Black"), auto=())
+    lines = session.command("board").text.splitlines()
+    assert lines[0] == "      1m      2m      3m      4m      5m"
+    assert lines[9] == " 46M     47M     48M     49M     50M"
+    assert lines[10] == "m/k: Black's men and kings; M/K: White's."

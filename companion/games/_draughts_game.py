@@ -409,7 +409,9 @@ class BoardState(State):
         return "; ".join(parts) + f". {self.expected()}."
 
     def board_text(self) -> str:
-        """The board as text, the low squares at the top ('m'/'k' top side, 'M'/'K' bottom)."""
+        """The board as text with its square numbers, square 1 at the top: each playable
+        square is its number and what stands on it ('m'/'k' the men and kings of the side
+        that started on the low squares, 'M'/'K' the other side's, '.' empty)."""
         g = self.geometry
         lines = []
         for row in range(g.rows):
@@ -417,17 +419,21 @@ class BoardState(State):
             for col in range(g.rows):
                 sq = g.at(row, col)
                 if sq is None:
-                    cells.append(" ")
+                    cells.append("    ")
                     continue
                 b = 1 << g.bit(sq)
                 king = bool(self.pos.kings & b)
                 if self.pos.bottom & b:
-                    cells.append("K" if king else "M")
+                    mark = "K" if king else "M"
                 elif self.pos.top & b:
-                    cells.append("k" if king else "m")
+                    mark = "k" if king else "m"
                 else:
-                    cells.append(".")
-            lines.append(" ".join(cells))
+                    mark = "."
+                cells.append(f"{sq:>3}{mark}")
+            lines.append("".join(cells).rstrip())
+        names = self.game.players
+        low = next(i for i in range(2) if not self.side_of(i))
+        lines.append(f"m/k: {names[low]}'s men and kings; M/K: {names[1 - low]}'s.")
         return "\n".join(lines)
 
 
