@@ -288,3 +288,17 @@ def test_checkers_and_draughts_boards_show_the_square_numbers():
     assert lines[0] == "      1m      2m      3m      4m      5m"
     assert lines[9] == " 46M     47M     48M     49M     50M"
     assert lines[10] == "m/k: Black's men and kings; M/K: White's."
+
+
+# --------------------------------------------------------------------------- dominoes
+
+def test_dominoes_never_asks_left_or_right_when_both_ends_are_alike():
+    session, recorder = table("dominoes", auto=())
+    accepted(session, "play 6-6 Red")
+    accepted(session, "6-4")  # the lone double: either side is the same game
+    assert recorder.texts[-2] == "Blue plays six-four on a six; the ends are six and four."
+    accepted(session, "4-4")
+    accepted(session, "4-2")
+    refused(session, "6-2", "The six-two fits on six and on two: say play 6-2 on 6 or on 2")
+    accepted(session, "6-2 on 6")
+    assert recorder.texts[-2] == "Red plays six-two on the left; the ends are two and two."
