@@ -302,3 +302,11 @@ def test_dominoes_never_asks_left_or_right_when_both_ends_are_alike():
     refused(session, "6-2", "The six-two fits on six and on two: say play 6-2 on 6 or on 2")
     accepted(session, "6-2 on 6")
     assert recorder.texts[-2] == "Red plays six-two on the left; the ends are two and two."
+
+
+# --------------------------------------------------------------------------- cribbage for clubs
+
+def test_cribbage_status_says_who_deals_next():
+    session, _ = table("cribbage", deal="read")
+    assert session.command("status").text == ("Red 0, Blue 0; playing to 121. Hand 1: Red deals;"
+                                              " Blue deals next. Blue to discard two.")

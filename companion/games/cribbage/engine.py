@@ -50,6 +50,7 @@ from companion.games.cribbage.events import (
     Scored,
     StarterTurned,
     card_name,
+    cards_named,
     side_name,
 )
 from companion.games.cribbage.scoring import Count, value
@@ -611,13 +612,15 @@ class CribbageState(State):
             if given and set(given) != set(mine):
                 wrong = [c for c in given if c not in mine]
                 raise IllegalAction(
-                    f"That is not the hand {name} played: {name} played {' '.join(mine)};"
-                    f" {' '.join(wrong)} {'was' if len(wrong) == 1 else 'were'} not among them")
+                    f"That is not the hand {name} played: {name} played {cards_named(mine)};"
+                    f" {cards_named(wrong)} {'was' if len(wrong) == 1 else 'were'} not among"
+                    " them")
             return list(mine)
         if self.read or len(self.crib) == 4:
             if given and set(given) != set(self.crib):
                 wrong = [c for c in given if c not in self.crib]
-                raise IllegalAction(f"That is not the crib: {' '.join(wrong)} did not go in it")
+                raise IllegalAction(f"That is not the crib: {cards_named(wrong)}"
+                                    f" {'was' if len(wrong) == 1 else 'were'} not in it")
             return list(self.crib)
         if not given:
             raise IllegalAction("Name the four cards of the crib, like: crib 5H 5D JC QS")
@@ -706,7 +709,7 @@ class CribbageState(State):
         if self.phase == SHOW and card not in self.played[p]:
             raise IllegalAction(
                 f"{name} did not play the {card_name(card)}: {name} played"
-                f" {' '.join(self.played[p])}")
+                f" {cards_named(self.played[p])}")
         if self.phase == CRIB:
             if (self.read or len(self.crib) == 4) and card not in self.crib:
                 raise IllegalAction(f"The {card_name(card)} did not go in the crib")
@@ -781,7 +784,11 @@ class CribbageState(State):
             f"{side_name(names, s)} {v}"
             for s, v in zip(self.sides, self.side_scores, strict=True)
         ]
-        return f"{', '.join(parts)}; playing to {self.target}. {self.expected()}."
+        text = f"{', '.join(parts)}; playing to {self.target}."
+        if self.phase != OVER:
+            after = names[(self.dealer + 1) % self.n]
+            text += f" Hand {self.hand_number}: {names[self.dealer]} deals; {after} deals next."
+        return f"{text} {self.expected()}."
 
     def choices_text(self) -> str:
         # Listing the legal cards aloud would tell the table what a player holds.

@@ -15,6 +15,12 @@ def card_name(card: str) -> str:
     return Card.parse(card).name
 
 
+def cards_named(cards: Sequence[str]) -> str:
+    """ "the five of hearts, the six of clubs and the jack of spades": cards as said aloud."""
+    named = [f"the {card_name(c)}" for c in cards]
+    return named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
+
+
 def side_name(names: Sequence[str], side: tuple[int, ...]) -> str:
     return " and ".join(names[p] for p in side)
 
@@ -168,8 +174,8 @@ class HandCounted(Event):
     def describe(self, names: Sequence[str]) -> str:
         whose = f"{names[self.player]}'s {'crib' if self.crib else 'hand'}"
         spoken = self.count.spoken(NOTHING)
-        cards = ", ".join(card_name(c) for c in self.cards)
-        return (f"{whose}, {cards}, with the {card_name(self.starter)}: {spoken}."
+        return (f"{whose}, {cards_named(self.cards)}, with the {card_name(self.starter)}:"
+                f" {spoken}."
                 f" {_score(names, self.side, self.score)}")
 
 
