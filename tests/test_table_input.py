@@ -310,3 +310,62 @@ def test_cribbage_status_says_who_deals_next():
     session, _ = table("cribbage", deal="read")
     assert session.command("status").text == ("Red 0, Blue 0; playing to 121. Hand 1: Red deals;"
                                               " Blue deals next. Blue to discard two.")
+
+
+def play_to(session: Session, done) -> None:
+    import random
+
+    from companion.engine import CHANCE
+
+    rng = random.Random(7)
+    while not done(session.state):
+        state = session.state
+        if state.current_player() == CHANCE:
+            action = state.sample_chance(rng)
+        else:
+            action = rng.choice(state.legal_actions())
+        assert session.apply(action).accepted
+
+
+def test_cribbage_skunk_and_double_skunk_by_the_acc_reading():
+    from companion.games.cribbage import Cribbage
+
+    for scores, kind in (([120, 95], ""), ([120, 90], " A skunk: Blue did not reach 91."),
+                         ([120, 60], " A double skunk: Blue did not reach 61.")):
+        state = Cribbage(["Red", "Blue"], {"deal": "read"}).new_state()
+        state.side_scores = scores
+        events: list = []
+        state.side_scores[0] = 121
+        assert state._check_win(events)
+        assert events[-1].describe(["Red", "Blue"]) == f"Red wins the game! Red 121, Blue" \
+                                                      f" {scores[1]}.{kind}"
+    state = Cribbage(["Red", "Blue"], {"deal": "read", "skunk": "lurch"}).new_state()
+    state.side_scores = [121, 70]
+    events = []
+    assert state._check_win(events)
+    assert events[-1].detail == "Red 121, Blue 70."  # a lurch needs the loser short of 61
+    state.side_scores = [121, 60]
+    events = []
+    assert state._check_win(events)
+    assert events[-1].detail == "Red 121, Blue 60. A lurch: Blue did not reach 61."
+
+
+def test_cribbage_match_play_best_of_three_with_game_points():
+    session, recorder = table("cribbage", deal="read", to=61, match=3, skunk="none")
+    play_to(session, lambda s: s.game_number == 2)
+    won = [t for t in recorder.texts if " game 1" in t]
+    assert len(won) == 1 and won[0] in (
+        "Red wins game 1: one game point. Match, best of 3: Red 1, Blue 0 game points; 2 win.",
+        "Blue wins game 1: one game point. Match, best of 3: Red 0, Blue 1 game points; 2 win.")
+    state = session.state
+    assert not state.is_terminal() and state.side_scores == [0, 0]  # type: ignore[attr-defined]
+    loser = 1 - state.games[0]["winner"]  # type: ignore[attr-defined]
+    assert state.dealer == loser  # type: ignore[attr-defined]
+    assert "Game 2. Match, best of 3:" in session.command("status").text
+    play_to(session, lambda s: s.is_terminal())
+    assert max(state.match_points) == 2  # type: ignore[attr-defined]
+    assert len(state.games) in (2, 3)  # type: ignore[attr-defined]
+    assert recorder.texts[-1].startswith(("Red wins the game!", "Blue wins the game!"))
+    assert "Match, best of 3:" in recorder.texts[-1]
+    resumed = Session.resume(session.journal, Recorder())
+    assert resumed.state.to_json() == session.state.to_json()

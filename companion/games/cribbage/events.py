@@ -42,6 +42,25 @@ class NewHand(Event):
 
 
 @dataclass(frozen=True)
+class GameWon(Event):
+    """A game of a match won; the match goes on (the last game is a GameOver)."""
+
+    side: tuple[int, ...]
+    number: int
+    kind: str  # "", "skunk", "double skunk", "lurch"
+    points: int  # game points it is worth
+    match: str  # the match in words
+    key: ClassVar[str] = "cribbage.game_won"
+    priority: ClassVar[int] = Priority.RESULT
+
+    def describe(self, names: Sequence[str]) -> str:
+        how = f" with a {self.kind}" if self.kind else ""
+        worth = "one game point" if self.points == 1 else f"{self.points} game points"
+        return (f"{side_name(names, self.side)} {'wins' if len(self.side) == 1 else 'win'}"
+                f" game {self.number}{how}: {worth}. {self.match}")
+
+
+@dataclass(frozen=True)
 class DealRead(Event):
     """Every dealt card has been read (deal=read); discards come next."""
 
