@@ -241,7 +241,8 @@ def cmd_roll(session: Session, args: list[str], obs: TextCommand) -> Reply:
     session.check_player(obs.player, exact=True)
     if not args:
         return session.roll_virtual(obs.source)
-    values = _dice_values(args)
+    named = session.game.throw_values(args)  # Poker Dice: "roll A A K K K"
+    values = _dice_values(args) if named is None else named
     request = session.state.chance()
     if request is None or request.kind != "dice":
         raise IllegalAction("No throw is expected now. " + sentence(session.state.expected()))
@@ -277,7 +278,10 @@ def cmd_correct(session: Session, args: list[str], obs: TextCommand) -> Reply:
     if not args:
         raise IllegalAction("Say the right value, like: correct 5")
     action: Action
-    if all(a.isascii() and a.isdigit() for a in args):
+    named = session.game.throw_values(args)
+    if named is not None:
+        action = Throw(named)
+    elif all(a.isascii() and a.isdigit() for a in args):
         action = Throw(tuple(int(a) for a in args))
     else:
         action = Draw(_card(session, args))
@@ -302,9 +306,27 @@ def cmd_again(session: Session, args: list[str], obs: TextCommand) -> Reply:
     return Reply(True, text)
 
 
+def help_text(inputs: Sequence[str]) -> str:
+    """HELP with only the commands a game with these inputs takes: no `roll` where no dice
+    are thrown, no `card` where none is drawn, no readings to confirm from a keyboard."""
+    dropped = set()
+    if "dice" not in inputs:
+        dropped.add("  roll ")
+    if "cards" not in inputs:
+        dropped.add("  card ")
+    if "dice" not in inputs and "cards" not in inputs:
+        dropped.add("  correct ")
+    if set(inputs) <= {"keyboard"}:
+        dropped.add("  yes / no ")
+    text = "\n".join(line for line in HELP.splitlines()
+                     if not any(line.startswith(d) for d in dropped))
+    return text if "dice" in inputs else text.replace(' ("Blue roll 4")', "")
+
+
 def cmd_help(session: Session, args: list[str], obs: TextCommand) -> Reply:
     extra = session.game.command_help()
-    text = HELP + (f"\n{session.game.spec.title} commands:\n{extra}" if extra else "")
+    text = help_text(session.game.spec.inputs)
+    text += f"\n{session.game.spec.title} commands:\n{extra}" if extra else ""
     print(printable(text, lines=True))
     return Reply(True, text)
 

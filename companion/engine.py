@@ -384,6 +384,11 @@ class Game(ABC):
         """One line per game-specific console command, for ``help``."""
         return ""
 
+    def throw_values(self, words: Sequence[str]) -> tuple[int, ...] | None:
+        """A throw typed in this game's own words, as pips ("roll A A K K K" in Poker Dice),
+        or None where dice are only numbers."""
+        return None
+
     def card_id(self, text: str) -> str:
         """This game's own name for a card typed or read ("10d", "T♦" -> "10D"). Games with
         decks of their own (dominoes "4-6" -> "6-4", Sorry!, Monopoly) override it."""
@@ -506,6 +511,12 @@ class State(ABC):
         if request is None:
             raise IllegalAction("no chance outcome is expected now")
         return request.sample(rng)
+
+    def put_back(self, action: Action) -> str:
+        """After ``action`` was undone from the keyboard (this state is the one before it),
+        what to put back on a board that reads the pieces ("Put the knight back from f3 to
+        g1."); "" where nothing physical needs moving."""
+        return ""
 
     def choices_after_move(self) -> str:
         """What is said unasked after each move: the choices when there are a handful (a long

@@ -51,6 +51,7 @@ from companion.narrator import NORMAL, Narrator, Verbosity
 from companion.observations import (
     BUTTONS,
     CONFIRM_BELOW,
+    BoardSeen,
     ButtonPressed,
     ClockSeen,
     DeviceError,
@@ -129,6 +130,7 @@ class Session:
         self.confirm_below = confirm_below
         self.tags = tags or TagMap()
         self._refused_sources: set[str] = set()  # sources whose last input was refused aloud
+        self.board_sources: set[str] = set()  # sources that read a board (a DGT board)
         self.refusals = RefusalLimiter()  # a flooding device is said once, then summarised
         self.source_labels: dict[str, str] = {}  # "serial:/dev/ttyUSB0" -> "the dice device"
         # announce nothing before it is on disk (each announcement: the entries before it)
@@ -267,6 +269,8 @@ class Session:
             return Reply(False, self.last_announcement)
 
     def _submit(self, obs: Observation) -> Reply:
+        if isinstance(obs, BoardSeen):
+            self.board_sources.add(obs.source)
         try:
             if isinstance(obs, TextCommand):
                 return console.handle(self, obs)
@@ -487,7 +491,11 @@ class Session:
         # Described on the state it was played from: "Undone: knight to f3", not "g1f3".
         words = (action_words(undone, self.game) if isinstance(undone, CHANCE_ACTIONS)
                  else self.state.describe_action(undone))
-        self.say(f"Undone: {words}. " + sentence(self.state.expected()), Priority.RESULT)
+        # An undo not made on the board: the board still shows the move, so say how to undo it.
+        put_back = self.state.put_back(undone) if self.board_sources - {source} else ""
+        put_back = f"{sentence(put_back)} " if put_back else ""
+        self.say(f"Undone: {words}. {put_back}" + sentence(self.state.expected()),
+                 Priority.RESULT)
         return Reply(True, self.last_announcement)
 
     def correct(self, action: Action, source: str = "keyboard") -> Reply:

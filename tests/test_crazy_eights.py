@@ -95,7 +95,7 @@ def test_play_matches_the_rank_or_suit_of_the_previous_card():
 def test_an_eight_goes_on_anything_and_calls_the_suit_to_follow():
     game, state = new(3, deal="read")
     deal(state, HANDS, "6H")
-    refused(game, state, "8C", "name a suit")
+    refused(game, state, "spades", "a suit is named with an eight")  # no eight is down
     refused(game, state, "5H spades", "only an eight calls a suit")
     events = do(game, state, "8C spades")
     assert events[0] == CardPlayed(1, "8C", "S", 4)
@@ -391,8 +391,10 @@ def test_a_session_with_typed_cards_a_reader_undo_and_resume():
     reply = session.command("9D")
     assert not reply.accepted and "matches neither" in reply.text
     assert session.submit(CardSeen(source="reader", card="7S")).accepted  # Green plays
-    reply = session.submit(CardSeen(source="reader", card="8C"))
-    assert not reply.accepted and "8C hearts" in reply.text
+    reply = session.submit(CardSeen(source="reader", card="8C"))  # the suit is asked for
+    assert reply.accepted and recorder.texts[-1] == ("Red plays the eight of clubs. Red, name a"
+                                                     " suit.")
+    session.undo()
     before = json.dumps(session.state.to_json(), sort_keys=True)
     assert session.command("8C hearts").accepted
     assert recorder.texts[-1] == "Red plays the eight of clubs and calls hearts."

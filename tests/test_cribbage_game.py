@@ -97,7 +97,7 @@ def test_the_play_fifteen_run_thirty_one_reset_last_card_and_the_show():
     totals = [x for x in e if isinstance(x, PeggingTotals)][0]
     assert totals.points == (11, 3)  # his heels is not pegging
     assert state.phase == "show" and state.current_player() == 1  # left of dealer first
-    refused(game, state, "show 7H 9S 8D 5C", "5C was not among them")
+    refused(game, state, "show 7H 9S 8D 5C", "the five of clubs was not among them")
     e = do(game, state, "show 7H 9S 8D 2C")
     counted = [x for x in e if isinstance(x, HandCounted)][0]
     assert counted.player == 1 and counted.count.total == 5

@@ -280,7 +280,8 @@ def test_permuting_hand_order_never_changes_the_total():
 def test_count_tool_speaks_the_count(capsys):
     said: list[str] = []
     assert count_main(["5H", "5D", "5S", "JC", "--starter", "5C"], say=said.append) == 0
-    assert said == ["Hand, five of hearts, five of diamonds, five of spades, jack of clubs,"
+    assert said == ["Hand, the five of hearts, the five of diamonds, the five of spades and the"
+                    " jack of clubs,"
                     " with the five of clubs: fifteen two, fifteen four, fifteen six, fifteen"
                     " eight, fifteen ten, fifteen twelve, fifteen fourteen, fifteen sixteen, a"
                     " double pair royal of fives is twenty-eight, and one for his nob is"
@@ -294,8 +295,9 @@ def test_count_command_line_takes_voice(capsys):
                  "--voice", "console"])
     captured = capsys.readouterr()
     assert code == 0 and captured.out.splitlines()[-2] == "total 7"
-    assert captured.err.strip() == ("Crib, two of hearts, three of hearts, four of hearts,"
-                                    " eight of hearts, with the king of spades: fifteen two,"
+    assert captured.err.strip() == ("Crib, the two of hearts, the three of hearts, the four of"
+                                    " hearts and the eight of hearts, with the king of spades:"
+                                    " fifteen two,"
                                     " fifteen four, and a run of three is seven.")
     assert main(["count", "dice", "2", "3", "3", "3", "4", "--voice", "console"]) == 2
     assert "does not speak" in capsys.readouterr().err

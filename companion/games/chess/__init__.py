@@ -34,6 +34,7 @@ from companion.engine import (
 )
 from companion.games import agreement, register
 from companion.games.agreement import Resign as Resign  # the journal type "Resign"
+from companion.games.chess import reasons
 from companion.observations import BoardSeen, MoveChosen, Observation
 
 WHITE, BLACK = 0, 1
@@ -222,6 +223,7 @@ class Chess(Game):
             "e4, Nf3, exd5, O-O, e7e8q   a move in SAN or UCI (promotion to a queen unless named)\n"
             "takeback [N]                take back the last move (or N half-moves)\n"
             "claim draw                  claim a draw (threefold repetition, fifty-move rule)\n"
+            "board                       the board as text, with its coordinates\n"
             + agreement.HELP
         )
 
@@ -251,6 +253,9 @@ class Chess(Game):
         return Move(state.parse_move(words[0]).uci())
 
     def query(self, state: State, text: str) -> str | None:
+        assert isinstance(state, ChessState)
+        if text.strip().lower() in ("board", "show"):
+            return reasons.board_text(state.board)
         if text.strip().lower() in ("hint", "eval"):  # with --engine, the opponent answers
             return ("Hints and eval come from an engine: play with --engine stockfish"
                     " (--side both for hints only).")
@@ -383,6 +388,11 @@ class ChessState(State):
     def choices_after_move(self) -> str:
         return ""  # twenty to forty moves: said on 'options' only
 
+    def put_back(self, action: Action) -> str:
+        if not isinstance(action, Move):
+            return ""
+        return reasons.put_back(self.board, chess.Move.from_uci(action.uci))
+
     def choices_text(self) -> str:
         if self.is_terminal():
             return ""
@@ -488,14 +498,10 @@ class ChessState(State):
         except ValueError:
             move = None
         if move is not None:
-            piece = self.board.piece_at(move.from_square)
-            if piece is None:
-                return f"There is no piece on {chess.square_name(move.from_square)}."
-            if piece.color != self.board.turn:
-                return f"That is not {side}'s piece: it is {side}'s move."
-            if self.board.is_pseudo_legal(move):
-                return f"{text} would leave {side}'s king in check."
-            return f"{text} is not a legal move for {side}."
+            return reasons.move_reason(self.board, move, side)
+        said = reasons.text_reason(self.board, text, side)
+        if said is not None:
+            return said
         if self.board.is_check():
             return f"{text} is not a legal move: {side} is in check."
         return f"{text} is not a legal move for {side}."
@@ -983,10 +989,11 @@ def perft(board: chess.Board, depth: int) -> int:
 
 
 def perft_main(argv: list[str]) -> int:
-    """``companion perft chess DEPTH [--position FEN] [--divide] [--json]``."""
+    """``companion perft chess DEPTH [--position FEN (or --fen FEN)] [--divide] [--json]``."""
     parser = argparse.ArgumentParser(prog="companion perft chess")
     parser.add_argument("depth", type=int)
-    parser.add_argument("--position", default=chess.STARTING_FEN, help="a FEN (default: start)")
+    parser.add_argument("--position", "--fen", default=chess.STARTING_FEN,
+                        help="a FEN (default: start)")
     parser.add_argument("--divide", action="store_true", help="count below each first move")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)

@@ -14,6 +14,7 @@ from companion.games import register
 from companion.games.crazy_eights.state import (
     ACTION_TYPES,
     PLAY,
+    CallSuit,
     CrazyEightsState,
     DrawCard,
     Pass,
@@ -34,7 +35,7 @@ HOUSE_RULES = (
 
 COMMANDS = """\
   CARD (or play CARD)      play a card (5H, 10D or TD, KC, A♠)
-  8H spades (8H S)         an eight, and the suit you call
+  8H spades (8H S)         an eight, and the suit you call (or 8H, then: spades)
   draw                     take a card from the stock (deal=read: then read it)
   pass                     the stock is empty and you cannot play (or: keep the card drawn)
   held                     how many cards each player holds; also: scores, top"""
@@ -104,6 +105,11 @@ class CrazyEights(Game):
             if len(words) == 1:
                 return Draw(normal_card(words[0]))
             raise IllegalAction(f"A card is expected now. {state.expected()}.")
+        if verb == "call" and len(args) == 1:
+            words = args
+        if len(words) == 1 and words[0].lower() in _SUIT_WORDS:
+            # A suit alone names the suit for an eight just put down (or is told why not).
+            return CallSuit(player, _SUIT_WORDS[words[0].lower()])
         if verb == "draw":
             return DrawCard(player)
         if verb == "pass":
@@ -140,11 +146,8 @@ class CrazyEights(Game):
 
     def interpret(self, state: State, observation: Observation) -> Action:
         """A card read by a device: a dealt, turned, drawn or shown card at a chance node; a
-        card played otherwise (an eight needs its suit said: type it)."""
+        card played otherwise (an eight's player then names the suit)."""
         assert isinstance(state, CrazyEightsState)
         if isinstance(observation, CardSeen) and state.current_player() >= 0:
-            card = normal_card(observation.card)
-            if card.startswith("8"):
-                raise IllegalAction(f"Say the eight with the suit you call, like: {card} hearts")
-            return Play(state.current_player(), card)
+            return Play(state.current_player(), normal_card(observation.card))
         return super().interpret(state, observation)

@@ -60,7 +60,19 @@ class CardPlayed(Event):
             text += f" and calls {SUIT_NAMES[self.called]}"
         if self.left == 1:
             text += ". One card left"
+        if self.card.startswith("8") and not self.called and self.left:
+            text += f". {names[self.player]}, name a suit"  # an eight put down alone
         return text + "."
+
+
+@dataclass(frozen=True)
+class SuitCalled(Event):
+    player: int
+    suit: str
+    key: ClassVar[str] = "crazy_eights.suit_called"
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"{names[self.player]} calls {SUIT_NAMES[self.suit]}."
 
 
 @dataclass(frozen=True)

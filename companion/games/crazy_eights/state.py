@@ -34,6 +34,7 @@ from companion.games.crazy_eights.events import (
     PassedTurn,
     ShowCards,
     StockTurned,
+    SuitCalled,
     UpCard,
     WentOut,
     card_name,
@@ -78,7 +79,19 @@ class Pass(Action):
         return "pass"
 
 
-ACTION_TYPES: dict[str, type[Action]] = {"Play": Play, "DrawCard": DrawCard, "Pass": Pass}
+@dataclass(frozen=True)
+class CallSuit(Action):
+    """The suit named after an eight was put down alone ("8H", then "spades")."""
+
+    player: int
+    suit: str
+
+    def __str__(self) -> str:
+        return f"call {SUIT_NAMES.get(self.suit, self.suit)}"
+
+
+ACTION_TYPES: dict[str, type[Action]] = {"Play": Play, "DrawCard": DrawCard, "Pass": Pass,
+                                         "CallSuit": CallSuit}
 
 
 def normal_card(text: str) -> str:
@@ -122,6 +135,7 @@ class Claim:
 
 
 DEAL, UP, PLAY, DRAW, SHOW, OVER = "deal", "up", "play", "draw", "show", "over"
+CALL = "call"  # an eight was put down alone: its player names the suit next
 
 
 class CrazyEightsState(State):
@@ -246,6 +260,8 @@ class CrazyEightsState(State):
         p = self.current_player()
         if p < 0:
             return []
+        if self.phase == CALL:
+            return [CallSuit(p, s) for s in SUITS]
         out: list[Action] = []
         if self.read:
             cards = self.playable(p)
@@ -343,7 +359,7 @@ class CrazyEightsState(State):
         c = normal_card(action.card)
         name = self.game.players[p]
         top = self.top()
-        if rank(c) == 8 and action.suit not in SUITS:
+        if action.suit and action.suit not in SUITS:
             raise IllegalAction(f"Name a suit with the {card_name(c)}, like: {c} hearts")
         if rank(c) != 8 and action.suit:
             raise IllegalAction("Only an eight calls a suit")
@@ -383,7 +399,26 @@ class CrazyEightsState(State):
             self.out = p
             events.append(WentOut(p))
             return events + self._end_hand()
+        if rank(c) == 8 and not action.suit:
+            self.phase = CALL  # the eight is down; its player names the suit next
+            return events
         return events + self._next_turn()
+
+    def _call_suit(self, action: Action) -> list[Event]:
+        assert isinstance(action, CallSuit)
+        p = action.player
+        names = self.game.players
+        if self.phase != CALL:
+            raise IllegalAction(f"A suit is named with an eight, like: 8H hearts. "
+                                f"{self.expected()}.")
+        if p != self.turn:
+            raise IllegalAction(f"{names[self.turn]} played the eight and names the suit,"
+                                f" not {names[p]}.")
+        if action.suit not in SUITS:
+            raise IllegalAction("Say hearts, spades, diamonds or clubs.")
+        self.called = action.suit
+        self.phase = PLAY
+        return [SuitCalled(p, action.suit), *self._next_turn()]
 
     def _next_turn(self) -> list[Event]:
         self.turn = self.left(self.turn)
@@ -495,6 +530,8 @@ class CrazyEightsState(State):
             return "Turn up the top card of the stock and read it"
         if self.phase == DRAW:
             return f"Read the card {names[self.turn]} draws"
+        if self.phase == CALL:
+            return f"{names[self.turn]}, name a suit for the eight"
         if self.phase == SHOW:
             p = self.show_queue()[0]
             return (f"{names[p]}, read your cards for the count ({len(self.shown[p]) + 1} of"
@@ -522,6 +559,8 @@ class CrazyEightsState(State):
         return ""  # the playable cards said unasked would tell the table a hand
 
     def choices_text(self) -> str:
+        if self.phase == CALL:
+            return "Name a suit: hearts, spades, diamonds or clubs."
         if self.phase != PLAY:
             return ""
         top = self.top()
@@ -540,6 +579,8 @@ class CrazyEightsState(State):
         if isinstance(action, Play):
             text = f"{self.game.players[action.player]} plays the {card_name(action.card)}"
             return text + (f" calling {SUIT_NAMES[action.suit]}" if action.suit else "")
+        if isinstance(action, CallSuit):
+            return f"{self.game.players[action.player]} calls {SUIT_NAMES[action.suit]}"
         return str(action)
 
     def to_json(self) -> dict[str, Any]:
@@ -571,4 +612,5 @@ CrazyEightsState.handlers = {
     Play: CrazyEightsState._play,
     DrawCard: CrazyEightsState._draw_card,
     Pass: CrazyEightsState._pass,
+    CallSuit: CrazyEightsState._call_suit,
 }

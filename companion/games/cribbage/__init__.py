@@ -82,6 +82,11 @@ class Cribbage(Game):
             Option("crib_four_flush", False, "count a four-card flush in the crib (the official"
                    " rule needs all five)"),
             Option("dealer", 0, "the first dealer (0 is the first-named player)", (0, 1, 2, 3)),
+            Option("skunk", "acc", "acc: a skunk when the loser is short of 91 (31 in a game"
+                   " to 61), a double skunk short of 61; lurch: Hoyle's lurch only, the loser"
+                   " short of half way; none", ("acc", "lurch", "none")),
+            Option("match", 1, "best of N games; a game is worth one game point, a skunk or"
+                   " lurch two, a double skunk four"),
         ),
         house_rules=HOUSE_RULES,
     )
@@ -99,7 +104,8 @@ class Cribbage(Game):
         # Every hand pegs at least one point (the last card), so a game lasts at most
         # sides * (target - 1) + 1 hands of at most ~70 inputs.
         sides = 2 if len(self.players) == 4 else len(self.players)
-        return 70 * (sides * (int(self.options["to"]) - 1) + 1)
+        games = max(1, int(self.options["match"])) + 1  # best of N: at most N + 1 games
+        return 70 * (sides * (int(self.options["to"]) - 1) + 1) * games
 
     def command_help(self) -> str:
         return COMMANDS

@@ -42,6 +42,7 @@ from companion.games.cribbage.events import (
     DealRead,
     Discarded,
     FalseGo,
+    GameWon,
     HandCounted,
     MugginsCalled,
     NewHand,
@@ -50,6 +51,7 @@ from companion.games.cribbage.events import (
     Scored,
     StarterTurned,
     card_name,
+    cards_named,
     side_name,
 )
 from companion.games.cribbage.scoring import Count, value
@@ -187,6 +189,12 @@ class CribbageState(State):
             raise ValueError(f"option dealer must be 0 to {n - 1}, not {self.dealer}")
         self.hand_number = 0
         self.winner_side: int | None = None
+        self.ended_now = False  # a game ended during the action being applied
+        if int(game.options["match"]) < 1:
+            raise ValueError("option match must be 1 or more (best of N games)")
+        self.match_points = [0] * len(self.sides)  # game points won (option match)
+        self.game_number = 1
+        self.games: list[dict[str, Any]] = []  # each game's scores and what it was worth
         self.phase = OVER
         # muggins by call: the last claim, open to a call until the next action
         # (player, claim, worth, the count kept back)
@@ -328,6 +336,7 @@ class CribbageState(State):
         return [ShowCrib(p, cards, c) for cards in examples for c in claims]
 
     def apply(self, action: Action) -> list[Event]:
+        self.ended_now = False
         handler = _HANDLERS.get(type(action))
         if handler is None:
             raise IllegalAction(f"{action} means nothing in cribbage")
@@ -556,7 +565,7 @@ class CribbageState(State):
                 assert self.last_player is not None
                 go = scoring.single(scoring.GO, [], 1, "the go")
                 events += self._peg(self.last_player, go, "go")
-                if self.winner_side is not None:
+                if self.ended_now:
                     return events
                 self._reset()
                 after, reset = self.last_player, True
@@ -611,13 +620,15 @@ class CribbageState(State):
             if given and set(given) != set(mine):
                 wrong = [c for c in given if c not in mine]
                 raise IllegalAction(
-                    f"That is not the hand {name} played: {name} played {' '.join(mine)};"
-                    f" {' '.join(wrong)} {'was' if len(wrong) == 1 else 'were'} not among them")
+                    f"That is not the hand {name} played: {name} played {cards_named(mine)};"
+                    f" {cards_named(wrong)} {'was' if len(wrong) == 1 else 'were'} not among"
+                    " them")
             return list(mine)
         if self.read or len(self.crib) == 4:
             if given and set(given) != set(self.crib):
                 wrong = [c for c in given if c not in self.crib]
-                raise IllegalAction(f"That is not the crib: {' '.join(wrong)} did not go in it")
+                raise IllegalAction(f"That is not the crib: {cards_named(wrong)}"
+                                    f" {'was' if len(wrong) == 1 else 'were'} not in it")
             return list(self.crib)
         if not given:
             raise IllegalAction("Name the four cards of the crib, like: crib 5H 5D JC QS")
@@ -635,6 +646,9 @@ class CribbageState(State):
         assert isinstance(action, Show | ShowCrib)
         crib = isinstance(action, ShowCrib)
         if self.phase != (CRIB if crib else SHOW):
+            if self.phase == OVER:
+                raise IllegalAction(f"The game is over: the hands are not counted once a side"
+                                    f" has won. {self.status()}")
             if self.phase in (SHOW, CRIB):
                 raise IllegalAction(f"Not yet. {self.expected()}.")
             raise IllegalAction(f"The count comes after the play. {self.expected()}.")
@@ -677,7 +691,7 @@ class CribbageState(State):
             missed = scoring.single("muggins", [], count.total - credited,
                                     "muggins")
             events += self._peg(taker, missed, "muggins")
-            if self.winner_side is not None:
+            if self.ended_now:
                 return events
         if crib:
             self._start_hand(self.left_of(self.dealer))
@@ -703,7 +717,7 @@ class CribbageState(State):
         if self.phase == SHOW and card not in self.played[p]:
             raise IllegalAction(
                 f"{name} did not play the {card_name(card)}: {name} played"
-                f" {' '.join(self.played[p])}")
+                f" {cards_named(self.played[p])}")
         if self.phase == CRIB:
             if (self.read or len(self.crib) == 4) and card not in self.crib:
                 raise IllegalAction(f"The {card_name(card)} did not go in the crib")
@@ -738,18 +752,74 @@ class CribbageState(State):
         return events
 
     def _check_win(self, events: list[Event]) -> bool:
-        """The game ends the moment a side reaches the target, even in the middle of play."""
+        """The game ends the moment a side reaches the target, even in the middle of play; in
+        a match (option match) the next game starts at once, the loser dealing, until a side
+        has the game points to win."""
         for side, score in enumerate(self.side_scores):
             if score >= self.target:
-                self.winner_side = side
-                self.phase = OVER
+                self.ended_now = True
                 names = self.game.players
                 detail = ", ".join(
                     f"{side_name(names, s)} {v}" for s, v in zip(self.sides, self.side_scores,
-                                                                 strict=True))
-                events.append(GameOver(self.sides[side], detail + "."))
+                                                                 strict=True)) + "."
+                worth, kind = self._game_worth(side)
+                losers = [s for s in range(len(self.sides)) if s != side]
+                low = min(losers, key=lambda s: self.side_scores[s])
+                if kind:
+                    line = self._skunk_lines()[0 if kind != "double skunk" else 1]
+                    detail += (f" A {kind}: {side_name(names, self.sides[low])} did not reach"
+                               f" {line}.")
+                self.match_points[side] += worth
+                self.games.append({"game": self.game_number, "scores": list(self.side_scores),
+                                   "winner": side, "kind": kind or "win", "points": worth})
+                if self.match_points[side] < self.match_target():
+                    events.append(GameWon(self.sides[side], self.game_number, kind, worth,
+                                          self._match_words()))
+                    self.game_number += 1
+                    self.side_scores = [0] * len(self.sides)
+                    self.muggins_open = None
+                    self._start_hand(self.sides[low][0])  # the loser deals the next game
+                    events.append(NewHand(self.dealer, self.hand_number, self.read))
+                    return True
+                self.winner_side = side
+                self.phase = OVER
+                if self.match_target() > 1:
+                    detail += f" {self._match_words()}"
+                events.append(GameOver(self.sides[side], detail))
                 return True
         return False
+
+    def match_target(self) -> int:
+        """Game points that win: best of N is won with more than half of N."""
+        games = int(self.game.options["match"])
+        return games // 2 + 1 if games > 1 else 1
+
+    def _skunk_lines(self) -> tuple[int, int]:
+        """The scores a loser must reach to escape a skunk and a double skunk (0: none)."""
+        rule = self.game.options["skunk"]
+        if rule == "none":
+            return 0, 0
+        if rule == "lurch":  # Hoyle: short of half way
+            return self.target // 2 + 1, 0
+        return (91, 61) if self.target == 121 else (31, 0)
+
+    def _game_worth(self, side: int) -> tuple[int, str]:
+        """Game points for the winner of a game, and "", "skunk", "double skunk" or
+        "lurch": measured against the best of the losers."""
+        best = max(v for s, v in enumerate(self.side_scores) if s != side)
+        skunk, double = self._skunk_lines()
+        if double and best < double:
+            return 4, "double skunk"
+        if skunk and best < skunk:
+            return 2, "lurch" if self.game.options["skunk"] == "lurch" else "skunk"
+        return 1, ""
+
+    def _match_words(self) -> str:
+        names = self.game.players
+        points = ", ".join(f"{side_name(names, s)} {v}"
+                           for s, v in zip(self.sides, self.match_points, strict=True))
+        return (f"Match, best of {self.game.options['match']}: {points} game points;"
+                f" {self.match_target()} win.")
 
     # --- words and views ----------------------------------------------------------------
 
@@ -778,7 +848,13 @@ class CribbageState(State):
             f"{side_name(names, s)} {v}"
             for s, v in zip(self.sides, self.side_scores, strict=True)
         ]
-        return f"{', '.join(parts)}; playing to {self.target}. {self.expected()}."
+        text = f"{', '.join(parts)}; playing to {self.target}."
+        if self.match_target() > 1:
+            text += f" Game {self.game_number}. {self._match_words()}"
+        if self.phase != OVER:
+            after = names[(self.dealer + 1) % self.n]
+            text += f" Hand {self.hand_number}: {names[self.dealer]} deals; {after} deals next."
+        return f"{text} {self.expected()}."
 
     def choices_text(self) -> str:
         # Listing the legal cards aloud would tell the table what a player holds.
@@ -797,6 +873,9 @@ class CribbageState(State):
             "deal": "read" if self.read else "hidden",
             "sides": [list(s) for s in self.sides],
             "scores": list(self.side_scores),
+            "game_number": self.game_number,
+            "match_points": list(self.match_points),
+            "games": copy.deepcopy(self.games),
             "turn": self.current_player() if self.current_player() >= 0 else None,
             "count": self.count,
             "series": list(self.series),

@@ -15,6 +15,12 @@ def card_name(card: str) -> str:
     return Card.parse(card).name
 
 
+def cards_named(cards: Sequence[str]) -> str:
+    """ "the five of hearts, the six of clubs and the jack of spades": cards as said aloud."""
+    named = [f"the {card_name(c)}" for c in cards]
+    return named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
+
+
 def side_name(names: Sequence[str], side: tuple[int, ...]) -> str:
     return " and ".join(names[p] for p in side)
 
@@ -33,6 +39,25 @@ class NewHand(Event):
             return f"Hand {self.number}: {dealer} deals. Read each card as it is dealt."
         return (f"Hand {self.number}: {dealer} deals. Discard to {dealer}'s crib, then"
                 f" {cutter} cuts and {dealer} turns the starter.")
+
+
+@dataclass(frozen=True)
+class GameWon(Event):
+    """A game of a match won; the match goes on (the last game is a GameOver)."""
+
+    side: tuple[int, ...]
+    number: int
+    kind: str  # "", "skunk", "double skunk", "lurch"
+    points: int  # game points it is worth
+    match: str  # the match in words
+    key: ClassVar[str] = "cribbage.game_won"
+    priority: ClassVar[int] = Priority.RESULT
+
+    def describe(self, names: Sequence[str]) -> str:
+        how = f" with a {self.kind}" if self.kind else ""
+        worth = "one game point" if self.points == 1 else f"{self.points} game points"
+        return (f"{side_name(names, self.side)} {'wins' if len(self.side) == 1 else 'win'}"
+                f" game {self.number}{how}: {worth}. {self.match}")
 
 
 @dataclass(frozen=True)
@@ -168,8 +193,8 @@ class HandCounted(Event):
     def describe(self, names: Sequence[str]) -> str:
         whose = f"{names[self.player]}'s {'crib' if self.crib else 'hand'}"
         spoken = self.count.spoken(NOTHING)
-        cards = ", ".join(card_name(c) for c in self.cards)
-        return (f"{whose}, {cards}, with the {card_name(self.starter)}: {spoken}."
+        return (f"{whose}, {cards_named(self.cards)}, with the {card_name(self.starter)}:"
+                f" {spoken}."
                 f" {_score(names, self.side, self.score)}")
 
 

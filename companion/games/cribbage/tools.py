@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from companion.cards import Card, CardError, parse_cards
+from companion.games.cribbage.events import cards_named
 from companion.games.cribbage.scoring import NOTHING, Count, cards_text, show
 
 
@@ -45,7 +46,7 @@ def count_json(hand: Sequence[Card], starter: Card, crib: bool, count: Count) ->
 def sentence(hand: Sequence[Card], starter: Card, crib: bool, count: Count) -> str:
     """The count said aloud, as at the table: "Hand, five of hearts, ... with the five of
     clubs: fifteen two, ... and one for his nob is twenty-nine." """
-    cards = ", ".join(c.name for c in hand)
+    cards = cards_named([str(c) for c in hand])
     return (f"{'Crib' if crib else 'Hand'}, {cards}, with the {starter.name}:"
             f" {count.spoken(NOTHING)}.")
 

@@ -36,6 +36,7 @@ from companion.engine import (
     State,
     Throw,
     TurnPasses,
+    sentence,
 )
 from companion.games import register
 from companion.games.dice.boxes import (
@@ -447,6 +448,17 @@ class DiceState(State):
         if isinstance(action, Cross):
             return f"cross out {SPOKEN[action.box]}"
         return str(action)
+
+    def choices_after_move(self) -> str:
+        """After a throw, the three open boxes that score best (docs/games/dice.md); the
+        whole list waits for ``options`` and ``scores``."""
+        if self.current_player() < 0 or not self.dice:
+            return ""
+        best = [f"{SPOKEN[b]} for {p}" for b, p in self._choices()[:3]]
+        if not best:
+            return ("Nothing scores: cross out a box." if self.throws >= THROWS_PER_TURN
+                    else "Nothing scores yet.")
+        return sentence("Best open boxes: " + ", ".join(best))
 
     def choices_text(self) -> str:
         if self.current_player() < 0:

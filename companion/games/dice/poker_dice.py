@@ -90,6 +90,17 @@ class HandThrown(Event):
 
 
 @dataclass(frozen=True)
+class Stood(Event):
+    player: int
+    dice: tuple[int, ...]
+    hand: str  # Hand.describe()
+    key: ClassVar[str] = "poker_dice.stood"
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"{names[self.player]} stands on {labels(self.dice)}: {self.hand}."
+
+
+@dataclass(frozen=True)
 class Redrawing(Event):
     player: int
     dice: tuple[int, ...]
@@ -159,9 +170,10 @@ class PokerDice(Game):
 
     def command_help(self) -> str:
         return (
-            "  roll 6 6 5 5 5    dice as pips: 1=9 2=10 3=J 4=Q 5=K 6=A\n"
-            "  faces A A K K K   the dice as faces\n"
-            "  stand             keep the hand\n"
+            "  roll A A K K K    the dice thrown, as faces or as pips (roll 6 6 5 5 5:\n"
+            "                    1=9 2=10 3=J 4=Q 5=K 6=A)\n"
+            "  stand             keep the hand (or: keep all)\n"
+            "  keep A A K        keep those dice and throw the others again (two or more)\n"
             "  redraw 9 J        throw those one to three dice again\n"
             "  hand              name the hand on the table"
         )
@@ -175,12 +187,20 @@ class PokerDice(Game):
                 return Stand(state.turn)
             if verb in {"redraw", "draw", "again", "rethrow", "reroll"}:
                 return Redraw(state.turn, tuple(sorted(parse_faces(words[1:]))))
+            if verb in {"keep", "hold"}:
+                return _keep(state, words[1:])
             if verb in {"throw", "dice", "faces"}:
                 faces = parse_faces(words[1:])
                 return Throw(tuple(f - 8 for f in faces))
         except HandError as err:
             raise IllegalAction(str(err)) from None
         return super().parse_action(state, text)
+
+    def throw_values(self, words: Sequence[str]) -> tuple[int, ...] | None:
+        try:
+            return tuple(face - 8 for face in parse_faces(words))
+        except HandError as err:
+            raise IllegalAction(str(err)) from None
 
     def query(self, state: State, text: str) -> str | None:
         assert isinstance(state, PokerDiceState)
@@ -189,6 +209,27 @@ class PokerDice(Game):
                 return f"{labels(state.dice)}: {state.hand_of(state.dice).describe()}."
             return "No hand on the table."
         return None
+
+
+def _keep(state: PokerDiceState, words: list[str]) -> Action:
+    """"keep A A K": the Dice game's word; the other dice are thrown again."""
+    if state.phase != "decide":
+        return Redraw(state.turn, ())  # the rules say why not now
+    if [w.lower() for w in words] in (["all"], ["them"], ["everything"]):
+        return Stand(state.turn)
+    kept = parse_faces(words)
+    if not kept:
+        raise IllegalAction("Say which dice to keep, like: keep A A K.")
+    missing = Counter(kept) - Counter(state.dice)
+    if missing:
+        raise IllegalAction(f"There is no {labels(sorted(missing.elements()))} to keep: the"
+                            f" dice are {labels(state.dice)}.")
+    if len(kept) == 5:
+        return Stand(state.turn)
+    if len(kept) < 2:
+        raise IllegalAction("Keep two dice or more: one to three are thrown again.")
+    rest = Counter(state.dice) - Counter(kept)
+    return Redraw(state.turn, tuple(sorted(rest.elements())))
 
 
 class PokerDiceState(State):
@@ -262,7 +303,8 @@ class PokerDiceState(State):
         if action.player != self.turn:
             raise IllegalAction(f"It is {self.game.players[self.turn]}'s turn")
         if isinstance(action, Stand):
-            return self._finish_player()
+            stood = Stood(self.turn, self.dice, self.hand_of(self.dice).describe())
+            return [stood, *self._finish_player()]
         if not 1 <= len(action.dice) <= 3:
             raise IllegalAction("Throw one, two or three dice again, or stand")
         missing = Counter(action.dice) - Counter(self.dice)

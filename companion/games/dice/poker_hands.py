@@ -28,10 +28,19 @@ class HandError(ValueError):
     pass
 
 
+_WORDS = {**{name: r for r, name in NAMES.items()}, **{name: r for r, name in PLURALS.items()}}
+_PIPS = {str(p): p + 8 for p in range(1, 7)}  # a die read as pips: 1=9, 2=10, ... 6=A
+
+
 def parse_faces(words: Iterable[str]) -> tuple[int, ...]:
-    """Ranks from words: "A A K K K", "9 10 J Q K", "AAKKK", "T"."""
+    """Ranks from words: faces "A A K K K", "9 10 J Q K", "AAKKK", "T"; their names "ace",
+    "kings"; or pips "6 6 5 5 5" (1=9 ... 6=A, as a die is read: pips and faces never clash)."""
     out: list[int] = []
     for word in words:
+        low = word.strip().lower()
+        if low in _WORDS or low in _PIPS:
+            out.append(_WORDS[low] if low in _WORDS else _PIPS[low])
+            continue
         token = word.strip().upper()
         while token:
             if token.startswith("10"):
@@ -41,7 +50,8 @@ def parse_faces(words: Iterable[str]) -> tuple[int, ...]:
                 out.append(_PARSE[token[0]])
                 token = token[1:]
             else:
-                raise HandError(f"{word!r} is not a poker die face: use 9, 10, J, Q, K or A")
+                raise HandError(f"{word} is not a poker die: say 9, 10, J, Q, K or A (or pips 1 to"
+                               " 6).")
     return tuple(out)
 
 

@@ -261,7 +261,7 @@ class DominoState(State):
             return []
         if self.line:
             names = [(LEFT, RIGHT)[i] for i in places]
-            return [""] if len(names) == 1 else names
+            return [""] if len(names) == 1 or self._same_ends() else names
         values = sorted({self.ends[i].value for i in places}, reverse=True)
         return [""] if len(values) == 1 else [str(v) for v in values]
 
@@ -404,6 +404,15 @@ class DominoState(State):
             chosen = [i for i in wanted if i in places]
             if not chosen:
                 raise IllegalAction(f"The {name} does not fit on {said}: the ends are {ends}")
+            if len(chosen) > 1 and self._same_ends():
+                # Both ends alike (a lone double): either side gives the same game; no question.
+                value = self.ends[1].value
+                return 1, f"a {value_word(value)}" if value <= 6 else str(value)
+            if len(chosen) > 1 and self.ends[0].value != self.ends[1].value:
+                # Named by number, which cannot be mirrored as left and right can.
+                a, b = (self.ends[i].value for i in chosen)
+                raise IllegalAction(f"The {name} fits on {value_word(a)} and on {value_word(b)}:"
+                                    f" say play {tile} on {a} or on {b}")
             if len(chosen) > 1:
                 raise IllegalAction(f"The {name} fits both ends: say play {tile} left or right")
             return chosen[0], f"the {(LEFT, RIGHT)[chosen[0]]}"
@@ -419,6 +428,11 @@ class DominoState(State):
         value = values.pop()
         index = next(i for i in places if self.ends[i].value == value)
         return index, f"a {value_word(value)}"
+
+    def _same_ends(self) -> bool:
+        """A line whose two open ends are alike (the same number, both doubles or neither):
+        a tile laid on either leaves the same game."""
+        return len(self.ends) == 2 and self.ends[0] == self.ends[1]
 
     def _open(self, action: Play) -> list[Event]:
         p, tile = action.player, parse_tile(action.tile)

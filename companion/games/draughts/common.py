@@ -281,6 +281,11 @@ class BoardState(State):
     def describe_action(self, action: Action) -> str:
         return self._notation(action) if isinstance(action, PieceMove) else str(action)
 
+    def choices_after_move(self) -> str:
+        # Said unasked only when there are at most three (a capture, the last columns): a
+        # longer list waits for ``options``.
+        return self.choices_text() if len(self.legal_actions()) <= 3 else ""
+
     def _match(self, action: PieceMove) -> Move:
         for move in self.moves():
             if self.to_action(move) == action:
@@ -404,7 +409,9 @@ class BoardState(State):
         return "; ".join(parts) + f". {self.expected()}."
 
     def board_text(self) -> str:
-        """The board as text, the low squares at the top ('m'/'k' top side, 'M'/'K' bottom)."""
+        """The board as text with its square numbers, square 1 at the top: each playable
+        square is its number and what stands on it ('m'/'k' the men and kings of the side
+        that started on the low squares, 'M'/'K' the other side's, '.' empty)."""
         g = self.geometry
         lines = []
         for row in range(g.rows):
@@ -412,17 +419,21 @@ class BoardState(State):
             for col in range(g.rows):
                 sq = g.at(row, col)
                 if sq is None:
-                    cells.append(" ")
+                    cells.append("    ")
                     continue
                 b = 1 << g.bit(sq)
                 king = bool(self.pos.kings & b)
                 if self.pos.bottom & b:
-                    cells.append("K" if king else "M")
+                    mark = "K" if king else "M"
                 elif self.pos.top & b:
-                    cells.append("k" if king else "m")
+                    mark = "k" if king else "m"
                 else:
-                    cells.append(".")
-            lines.append(" ".join(cells))
+                    mark = "."
+                cells.append(f"{sq:>3}{mark}")
+            lines.append("".join(cells).rstrip())
+        names = self.game.players
+        low = next(i for i in range(2) if not self.side_of(i))
+        lines.append(f"m/k: {names[low]}'s men and kings; M/K: {names[1 - low]}'s.")
         return "\n".join(lines)
 
 
@@ -574,7 +585,7 @@ def perft_tool(
 ) -> int:
     parser = argparse.ArgumentParser(prog=f"companion perft {game}")
     parser.add_argument("depth", type=int)
-    parser.add_argument("--position", default=start,
+    parser.add_argument("--position", "--fen", default=start,
                         help=f"a PDN FEN such as {start} (default: the start)")
     parser.add_argument("--divide", action="store_true", help="count below each first move")
     parser.add_argument("--dedupe", choices=("yes", "no"), default=None,

@@ -127,6 +127,9 @@ class Hearts(Game):
             if not numbers or not all(w.lstrip("-").isdigit() for w in numbers):
                 raise IllegalAction(f"Say the points in seat order. {state.expected()}.")
             return Tally(tuple(int(w) for w in numbers))
+        said = args if verb in ("points", "score", "tally") else words
+        if _numbers(said):  # points said out of their time: the rules say why
+            return Tally(tuple(int(w) for w in said))
         if verb == "moon":
             if state.phase != MOON:
                 raise IllegalAction(f"Nobody shot the moon. {state.expected()}.")
@@ -179,6 +182,10 @@ class Hearts(Game):
                 return Play(state.current_player(), card)
             raise IllegalAction(f"No card is played now. {state.expected()}.")
         return super().interpret(state, observation)
+
+
+def _numbers(words: list[str]) -> bool:
+    return bool(words) and all(w.lstrip("-").isdigit() and w.isascii() for w in words)
 
 
 def _passer(state: HeartsState, cards: tuple[str, ...]) -> int:

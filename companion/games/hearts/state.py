@@ -530,6 +530,11 @@ class HeartsState(State):
 
     def _tally(self, action: Action) -> list[Event]:
         assert isinstance(action, Tally)
+        if self.phase == OVER:
+            final = ", ".join(f"{name} {points}" for name, points
+                              in zip(self.game.players, self.scores_, strict=True))
+            raise IllegalAction(f"The game is over: no more points are said. Final scores:"
+                                f" {final}.")
         if self.phase != TALLY:
             why = "" if self.tallying else " (only with deal=tally)"
             raise IllegalAction(f"No points are said now{why}. {self.expected()}.")

@@ -112,7 +112,8 @@ class Rummy(Game):
             return _lay_off(state, player, args)
         if verb in ("discard", "card") and len(args) == 1:
             return Discard(player, normal_card(args[0]))
-        if len(words) == 1 and state.stage == "play":
+        if len(words) == 1 and (state.stage == "play" or _is_card(words[0])):
+            # A card before drawing is a discard said too early: the rules say why it waits.
             return Discard(player, normal_card(words[0]))
         raise IllegalAction(f"I don't know the command {text!r}. {state.expected()}.")
 
@@ -139,6 +140,14 @@ class Rummy(Game):
                 raise IllegalAction(f"Draw first. {state.expected()}.")
             return Discard(state.current_player(), normal_card(observation.card))
         return super().interpret(state, observation)
+
+
+def _is_card(text: str) -> bool:
+    try:
+        normal_card(text)
+    except IllegalAction:
+        return False
+    return True
 
 
 def _lay_off(state: RummyState, player: int, args: list[str]) -> Action:

@@ -304,7 +304,7 @@ class RummyState(State):
         if stage == "draw" and self.stage != "draw":
             raise IllegalAction(f"{names[p]} has drawn already this turn")
         if stage == "play" and self.stage != "play":
-            raise IllegalAction(f"{names[p]}, first draw: from the stock or the discard pile")
+            raise IllegalAction(f"{names[p]}, first draw: from the stock or the discard pile.")
 
     def _take_stock(self, action: Action) -> list[Event]:
         assert isinstance(action, TakeStock)
