@@ -23,6 +23,7 @@ import json
 import multiprocessing
 import os
 import random
+import resource
 import shutil
 import sys
 import tempfile
@@ -37,6 +38,21 @@ from companion.club.settings import Broker
 from companion.engine import CHANCE
 
 RECORDINGS = 8  # different games the tables take turns playing
+
+
+def cpu_seconds() -> float:
+    """This process's CPU time so far (all its threads, user and system)."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def process_cpu_seconds(pid: int) -> float:
+    """Another process's CPU time so far (the broker), from /proc; 0 where there is none."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -121,6 +137,7 @@ def worker(names: list[str], url: str, folder: str, rate: float, seconds: float,
     late = steps = tick = 0
     time.sleep(max(0.0, start_wall - time.time()))
     started = time.monotonic()
+    cpu = cpu_seconds()
     while time.monotonic() - started < seconds:
         for table, offset in zip(tables, offsets, strict=True):
             wait = started + tick * period + offset - time.monotonic()
@@ -132,9 +149,10 @@ def worker(names: list[str], url: str, folder: str, rate: float, seconds: float,
             steps += 1
         tick += 1
     played = time.monotonic() - started
+    cpu = cpu_seconds() - cpu  # the tables' journals, sessions' syncers, publishers, paho
     for table in tables:
         table.close()
-    pipe.send({"steps": steps, "late": late, "played": played,
+    pipe.send({"steps": steps, "late": late, "played": played, "cpu": cpu,
                "entries": sum(t.journaled for t in tables)})
 
 
@@ -157,6 +175,10 @@ def run(tables: int, rate: float, seconds: float, processes: int,
             with lock:
                 latencies.append((at - float(message["time"])) * 1000)
 
+        def broker_seconds() -> float:
+            running = mosquitto.process if mosquitto is not None else None
+            return process_cpu_seconds(running.pid) if running is not None else 0.0
+
         hub = Hub(broker, on_entry=probe).start()
         if not hub.wait_for(lambda h: h.connected, 10):
             raise SystemExit(f"the hub cannot reach {broker.describe()}")
@@ -176,7 +198,10 @@ def run(tables: int, rate: float, seconds: float, processes: int,
         start_wall = time.time() + 0.5
         for pipe in pipes:
             pipe.send(start_wall)
+        time.sleep(max(0.0, start_wall - time.time()))
+        hub_cpu, broker_cpu = cpu_seconds(), broker_seconds()
         reports = [pipe.recv() for pipe in pipes]
+        hub_cpu, broker_cpu = cpu_seconds() - hub_cpu, broker_seconds() - broker_cpu
         for proc in workers:
             proc.join(timeout=60)
         expected = sum(r["entries"] for r in reports)
@@ -194,6 +219,13 @@ def run(tables: int, rate: float, seconds: float, processes: int,
             "p99_ms": round(percentile(latencies, 0.99), 1),
             "max_ms": round(max(latencies, default=0.0), 1),
             "load_average": round(os.getloadavg()[0], 1),  # the machine's other work
+            # CPU milliseconds per input while the tables played, by part: what the figures
+            # would be on a quiet machine does not move with the machine's other work.
+            "cpu_ms_per_input": {
+                "tables": round(sum(r["cpu"] for r in reports) / max(steps, 1) * 1000, 3),
+                "hub": round(hub_cpu / max(steps, 1) * 1000, 3),
+                "broker": round(broker_cpu / max(steps, 1) * 1000, 3),
+            },
         }
         hub.close()
         return result
@@ -227,5 +259,8 @@ def main(argv: list[str]) -> int:
         print(f"entries: {result['entries']} journaled, {result['at_hub']} at the hub, "
               f"{result['lost']} lost, {result['duplicates_dropped']} second copies dropped "
               f"(load average {result['load_average']} at the end)")
+        cpu = result["cpu_ms_per_input"]
+        print(f"CPU per input: tables {cpu['tables']} ms, hub {cpu['hub']} ms, broker "
+              f"{cpu['broker']} ms")
     sys.stdout.flush()
     return 0 if result["lost"] == 0 else 1

@@ -93,7 +93,9 @@ class Publisher:
         self._connected = False
         self._closed = False
         self._dirty = True
-        self._cond = threading.Condition()
+        lock = threading.RLock()
+        self._cond = threading.Condition(lock)  # the publisher's thread waits on this one
+        self._acks = threading.Condition(lock)  # flush() on this one: an ack wakes no thread
         self._saved_ack = self.acked
         self._saved_at = 0.0
         self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2,
@@ -189,10 +191,9 @@ class Publisher:
         while self.acked + 1 in self._done:
             self.acked += 1
             self._done.discard(self.acked)
+        self._acks.notify_all()  # for flush()
         if len(self._inflight) == INFLIGHT - 1:
             self._poke()  # the window was full: more can be sent now
-        else:
-            self._cond.notify_all()  # for flush(); the thread has nothing new to do
 
     def _on_message(self, _client: mqtt.Client, _userdata: Any, msg: mqtt.MQTTMessage) -> None:
         try:
@@ -228,14 +229,19 @@ class Publisher:
                 log.exception("table %s: publishing failed", self.table)
 
     def _read_journal(self) -> None:
-        fresh = list(self._reader.entries(after=self._read))
+        # The whole-file damage scan is for a game read after the fact: here it would read
+        # and checksum the whole WAL at every entry (41 ms a read at 100 tables).
+        fresh = list(self._reader.entries(after=self._read, follow=True))
         if not fresh:
             return
-        self._durable()  # publish nothing that a power cut could take back
-        for entry in fresh:
-            self._messages[entry.seq] = self._message(entry)
-            self._over_at[entry.seq] = bool(self._view["over"])
-            self._read = entry.seq
+        # Built while the journal's syncer writes them to the disk, then published only once
+        # they are there: nothing is published that a power cut could take back.
+        built = [(entry.seq, self._message(entry), bool(self._view["over"])) for entry in fresh]
+        self._durable()
+        for seq, message, over in built:
+            self._messages[seq] = message
+            self._over_at[seq] = over
+            self._read = seq
 
     def _message(self, entry: Entry) -> bytes:
         before = self._view["state"]
@@ -366,8 +372,8 @@ class Publisher:
         """Wait until every entry so far is acknowledged by the broker (or ``timeout``)."""
         target = self.journal_last()
         self.wake()
-        with self._cond:
-            return self._cond.wait_for(lambda: self.acked >= target, timeout)
+        with self._acks:
+            return self._acks.wait_for(lambda: self.acked >= target, timeout)
 
     def close(self, timeout: float = 2.0) -> None:
         """Send what can be sent within ``timeout``, say offline, and stop."""
