@@ -26,6 +26,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 
 from companion.club import topics
+from companion.club.netloop import NetworkLoop
 from companion.club.public import is_complete, public_entry_payload, public_state
 from companion.club.settings import Broker
 from companion.engine import Event, Game, State, decode_action
@@ -88,7 +89,6 @@ class Publisher:
         self._next = self.acked + 1  # the next entry to send
         self._inflight: dict[int, int] = {}  # paho message id -> entry number
         self._done: set[int] = set()  # acknowledged above ``acked``
-        self._early: set[int] = set()  # message ids acknowledged before they were registered
         self._generation = 0  # connections lost so far
         self._connected = False
         self._closed = False
@@ -104,12 +104,14 @@ class Publisher:
         broker.configure(self.client)
         self.client.max_inflight_messages_set(INFLIGHT)
         self.client.max_queued_messages_set(0)
-        self.client.reconnect_delay_set(min_delay=1, max_delay=2)
         self.client.will_set(self._topic(topics.STATUS), self._status(False), qos=1, retain=True)
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
         self.client.on_publish = self._on_publish
         self.client.on_message = self._on_message
+        # paho's network runs in the publisher's own thread (netloop.py): no second thread.
+        self._net = NetworkLoop(self.client, f"table {self.table}")
+        self._looked = 0.0  # when the journal was last read
         self._thread = threading.Thread(target=self._run, name=f"club-{self.table}", daemon=True)
 
     @classmethod
@@ -127,7 +129,6 @@ class Publisher:
             journal.write_meta({"club_game": uuid.uuid4().hex})
         publisher = cls(journal, game, broker, **kwargs)
         publisher.client.connect_async(broker.host, broker.port, keepalive=15)
-        publisher.client.loop_start()
         publisher._thread.start()
         return publisher
 
@@ -139,14 +140,16 @@ class Publisher:
 
     def wake(self, _session: Session | None = None, _events: Sequence[Event] = ()) -> None:
         with self._cond:
-            self._poke()
+            asleep = not self._dirty
+            self._dirty = True
+        if asleep:  # one byte through the pipe, only when the thread has not been told yet
+            self._net.wake()
 
     def _poke(self) -> None:
-        """(Holding ``_cond``.) Something to do for the publisher's thread."""
+        """(Holding ``_cond``, in the publisher's thread.) Something more to do."""
         self._dirty = True
-        self._cond.notify_all()
 
-    # --- paho's thread ------------------------------------------------------------------
+    # --- paho's callbacks (in the publisher's thread) -----------------------------------
 
     def _on_connect(self, client: mqtt.Client, _userdata: Any, _flags: Any, reason: Any,
                     _props: Any = None) -> None:
@@ -172,17 +175,14 @@ class Publisher:
             self._generation += 1
             # What was not acknowledged is sent again once the broker is back.
             self._inflight.clear()
-            self._early.clear()
             self._next = self.acked + 1
 
     def _on_publish(self, _client: mqtt.Client, _userdata: Any, mid: int, _reason: Any,
                     _props: Any = None) -> None:
         with self._cond:
             seq = self._inflight.pop(mid, None)
-            if seq is None:
-                self._early.add(mid)
-                return
-            self._acknowledged(seq)
+            if seq is not None:  # (else a status, game or result message)
+                self._acknowledged(seq)
 
     def _acknowledged(self, seq: int) -> None:
         if seq <= self.acked:
@@ -217,16 +217,37 @@ class Publisher:
     def _run(self) -> None:
         while True:
             with self._cond:
-                self._cond.wait_for(lambda: self._dirty or self._closed, RECHECK)
-                self._dirty = False
                 if self._closed:
-                    return
+                    break
+                timeout = 0.0 if self._dirty else RECHECK
             try:
-                self._read_journal()
+                self._net.step(timeout)  # the broker's packets, acknowledgements, callbacks
+                with self._cond:
+                    dirty, self._dirty = self._dirty, False
+                if dirty or time.monotonic() - self._looked >= RECHECK:
+                    self._looked = time.monotonic()
+                    self._read_journal()
                 self._send()
                 self._save_acked()
             except Exception:  # the table plays on whatever happens here
                 log.exception("table %s: publishing failed", self.table)
+        self._goodbye()
+
+    def _goodbye(self) -> None:
+        """Say offline (waiting a second at most for the broker to take it), disconnect."""
+        try:
+            if self._connected:
+                info = self.client.publish(self._topic(topics.STATUS), self._status(False),
+                                           qos=1, retain=True)
+                until = time.monotonic() + 1.0
+                while (self._connected and not info.is_published()
+                       and time.monotonic() < until):
+                    self._net.step(0.05)
+            self.client.disconnect()
+        except Exception:  # the table is stopping anyway
+            log.exception("table %s: could not say goodbye to the club", self.table)
+        finally:
+            self._net.close()
 
     def _read_journal(self) -> None:
         # The whole-file damage scan is for a game read after the fact: here it would read
@@ -279,9 +300,8 @@ class Publisher:
         return json.dumps(message, separators=(",", ":")).encode()
 
     def _send(self) -> None:
-        # paho calls on_publish holding its own lock, so publish() is never called holding
-        # ours: a message id is registered after publish() returns, and an acknowledgement
-        # that came first waits in ``_early``.
+        # publish() writes at once, and its acknowledgement is read later in this same
+        # thread (NetworkLoop.step): a message id is registered before any ack can come.
         while True:
             with self._cond:
                 if (not self._connected or self._next > self._read
@@ -296,11 +316,7 @@ class Publisher:
                 if info.rc != mqtt.MQTT_ERR_SUCCESS or generation != self._generation:
                     self._next = min(self._next, seq)
                     return
-                if info.mid in self._early:
-                    self._early.discard(info.mid)
-                    self._acknowledged(seq)
-                else:
-                    self._inflight[info.mid] = seq
+                self._inflight[info.mid] = seq
             if seq == self._read:
                 over = self._over_at[seq]
                 if over != self._over:
@@ -382,14 +398,7 @@ class Publisher:
         self.flush(timeout)
         with self._cond:
             self._closed = True
-            self._poke()
-        self._thread.join(timeout=5)
+        self._net.wake()
+        self._thread.join(timeout=5)  # it says offline and disconnects on its way out
         self._save_acked(now=True)
-        if self._connected:
-            info = self.client.publish(self._topic(topics.STATUS), self._status(False),
-                                       qos=1, retain=True)
-            with contextlib.suppress(RuntimeError, ValueError):
-                info.wait_for_publish(timeout=1)
-        self.client.disconnect()
-        self.client.loop_stop()
         self._reader.close()
