@@ -82,6 +82,46 @@ def record_games(count: int) -> list[dict[str, Any]]:
     return games
 
 
+class Page:
+    """A page of the hub open during the bench: the real web app (uvicorn in a thread) and a
+    client that long-polls /api/night as the page's script does."""
+
+    def __init__(self, hub: Hub) -> None:
+        import uvicorn
+
+        from companion.club.broker import free_port
+        from companion.club.web import make_app
+
+        self.port = free_port()
+        self.server = uvicorn.Server(uvicorn.Config(make_app(hub), host="127.0.0.1",
+                                                    port=self.port, log_level="warning"))
+        self.updates = 0
+        self.stopped = False
+        self._threads = [threading.Thread(target=self.server.run, daemon=True),
+                         threading.Thread(target=self._follow, daemon=True)]
+        for thread in self._threads:
+            thread.start()
+
+    def _follow(self) -> None:
+        import urllib.request
+
+        version = -1
+        while not self.stopped:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/api/night?after="
+                                            f"{version}", timeout=30) as answer:
+                    version = json.loads(answer.read())["version"]
+                self.updates += 1
+            except OSError:  # not up yet
+                time.sleep(0.1)
+
+    def close(self) -> None:
+        self.stopped = True
+        self.server.should_exit = True
+        for thread in self._threads:
+            thread.join(timeout=30)
+
+
 class SimulatedTable:
     def __init__(self, folder: Path, broker: Broker, name: str, games: list[dict[str, Any]],
                  first: int) -> None:
@@ -157,7 +197,7 @@ def worker(names: list[str], url: str, folder: str, rate: float, seconds: float,
 
 
 def run(tables: int, rate: float, seconds: float, processes: int,
-        broker_url: str | None) -> dict[str, Any]:
+        broker_url: str | None, pages: int = 1) -> dict[str, Any]:
     folder = Path(tempfile.mkdtemp(prefix="bench-club-"))
     mosquitto = None
     try:
@@ -182,6 +222,7 @@ def run(tables: int, rate: float, seconds: float, processes: int,
         hub = Hub(broker, on_entry=probe).start()
         if not hub.wait_for(lambda h: h.connected, 10):
             raise SystemExit(f"the hub cannot reach {broker.describe()}")
+        open_pages = [Page(hub) for _ in range(pages)]
         names = [f"t{i:03d}" for i in range(tables)]
         context = multiprocessing.get_context("spawn")
         pipes, workers = [], []
@@ -206,15 +247,18 @@ def run(tables: int, rate: float, seconds: float, processes: int,
             proc.join(timeout=60)
         expected = sum(r["entries"] for r in reports)
         hub.wait_for(lambda h: h.applied >= expected, 30)
+        for page in open_pages:
+            page.close()
         played = max(r["played"] for r in reports)
         steps = sum(r["steps"] for r in reports)
         result = {
-            "tables": tables, "rate_per_table": rate, "processes": processes,
+            "tables": tables, "rate_per_table": rate, "processes": processes, "pages": pages,
             "seconds": round(played, 1), "inputs": steps,
             "inputs_per_second": round(steps / played, 1),
             "late_inputs": sum(r["late"] for r in reports),
             "entries": expected, "at_hub": hub.applied, "lost": expected - hub.applied,
             "duplicates_dropped": hub.duplicates, "games": len(hub.games),
+            "page_updates": sum(page.updates for page in open_pages),
             "p50_ms": round(percentile(latencies, 0.5), 1),
             "p99_ms": round(percentile(latencies, 0.99), 1),
             "max_ms": round(max(latencies, default=0.0), 1),
@@ -244,16 +288,20 @@ def main(argv: list[str]) -> int:
                         help="worker processes the tables are spread over")
     parser.add_argument("--broker", help="an existing broker (default: a mosquitto started "
                         "on a free port)")
+    parser.add_argument("--pages", type=int, default=1,
+                        help="pages of the hub open (long-polling /api/night) meanwhile")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    result = run(args.tables, args.rate, args.seconds, max(1, args.processes), args.broker)
+    result = run(args.tables, args.rate, args.seconds, max(1, args.processes), args.broker,
+                 max(0, args.pages))
     if args.json:
         print(json.dumps(result, indent=2))
     else:
         print(f"{result['tables']} tables x {result['rate_per_table']:g} inputs/s in "
               f"{result['processes']} processes for {result['seconds']} s: "
               f"{result['inputs_per_second']} inputs/s ({result['late_inputs']} more than one "
-              f"period late), {result['games']} games")
+              f"period late), {result['games']} games, {result['page_updates']} page updates "
+              f"({result['pages']} pages open)")
         print(f"journal -> hub: p50 {result['p50_ms']} ms, p99 {result['p99_ms']} ms, "
               f"max {result['max_ms']} ms")
         print(f"entries: {result['entries']} journaled, {result['at_hub']} at the hub, "

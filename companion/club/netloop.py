@@ -16,7 +16,6 @@ import logging
 import os
 import select
 import time
-from typing import Any
 
 import paho.mqtt.client as mqtt
 
@@ -58,20 +57,25 @@ class NetworkLoop:
         pending = getattr(sock, "pending", None)  # TLS: bytes already decrypted, not in select
         if pending is not None and pending() > 0:
             timeout = 0.0
-        readers: list[Any] = [self._wake_r] if sock is None else [self._wake_r, sock]
-        writers: list[Any] = [sock] if sock is not None and client.want_write() else []
+        # poll, not select: a process with many tables (the bench) has descriptors above
+        # select's 1,024, where select fails at once, every time.
+        poller = select.poll()
+        poller.register(self._wake_r, select.POLLIN)
+        if sock is not None:
+            poller.register(sock, select.POLLIN | (select.POLLOUT if client.want_write() else 0))
         try:
-            readable, writable, _ = select.select(readers, writers, [], timeout)
-        except (OSError, ValueError):  # the socket closed under us: paho says so below
-            readable, writable = [], []
-        if self._wake_r in readable:
+            ready = dict(poller.poll(timeout * 1000))
+        except OSError:
+            ready = {}
+        if self._wake_r in ready:
             with contextlib.suppress(BlockingIOError):
                 os.read(self._wake_r, 4096)
         if sock is None:
             return
-        if sock in readable or (pending is not None and pending() > 0):
-            client.loop_read()
-        if client.socket() is not None and (sock in writable or client.want_write()):
+        events = ready.get(sock.fileno(), 0)
+        if events & ~select.POLLOUT or (pending is not None and pending() > 0):
+            client.loop_read()  # (an error or a hang-up too: paho finds out and says so)
+        if client.socket() is not None and client.want_write():
             client.loop_write()
         if client.socket() is not None:
             client.loop_misc()

@@ -187,15 +187,18 @@ def night(hub: Hub) -> dict[str, Any]:
         current = hub.games.get((name, table.game_id or ""))
         tables.append({"table": name, "online": table.online,
                        "game": game_summary(current) if current else None})
+    if hub.standings is None or hub.standings[0] != hub.results:
+        # Only finished games count, so the standings change only when a game ends.
+        hub.standings = (hub.results, {"cribbage": cribbage_league(games),
+                                       "chess": chess_round(games),
+                                       "monopoly": monopoly_worths(games)})
     return {
         "club": hub.broker.club, "connected": hub.connected, "version": hub.version,
         "received": hub.received, "applied": hub.applied, "duplicates": hub.duplicates,
         "tables": tables,
         "games": [game_summary(g) for g in sorted(
             games, key=lambda g: (g.info.get("started") or 0, g.table))],
-        "cribbage": cribbage_league(games),
-        "chess": chess_round(games),
-        "monopoly": monopoly_worths(games),
+        **hub.standings[1],
     }
 
 
