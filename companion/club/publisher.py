@@ -72,7 +72,7 @@ class Publisher:
         self.game_id = str(self.meta["club_game"])
         self._durable: Callable[[], bool] = journal.wait_durable
         self._reader = Journal(journal.path, readonly=True)  # this thread's own connection
-        first = next(self._reader.entries(), None)
+        first = next(self._reader.entries(follow=True), None)
         self._first_time = first.time if first else time.time()
         self._ack_file = Path(journal.path + ".club")
         self._phrases = Phrasebook.load()
