@@ -40,9 +40,11 @@ class NetworkLoop:
         with contextlib.suppress(BlockingIOError, OSError):  # full: it is awake anyway
             os.write(self._wake_w, b"!")
 
-    def step(self, timeout: float) -> None:
+    def step(self, timeout: float, *, listen: bool = True) -> None:
         """Connect if it is time to, wait up to ``timeout`` for the broker or a wake-up, and
-        do what paho has to do (read, write, keep the connection alive). Callbacks run here."""
+        do what paho has to do (read, write, keep the connection alive). Callbacks run here.
+        ``listen=False``: what the broker sent does not end the wait; it is read after it
+        anyway (a table's acknowledgements wait for its next entry instead of waking it)."""
         client = self.client
         sock = client.socket()
         if sock is None:
@@ -62,7 +64,8 @@ class NetworkLoop:
         poller = select.poll()
         poller.register(self._wake_r, select.POLLIN)
         if sock is not None:
-            poller.register(sock, select.POLLIN | (select.POLLOUT if client.want_write() else 0))
+            poller.register(sock, (select.POLLIN if listen else 0)
+                            | (select.POLLOUT if client.want_write() else 0))
         try:
             ready = dict(poller.poll(timeout * 1000))
         except OSError:
@@ -73,7 +76,7 @@ class NetworkLoop:
         if sock is None:
             return
         events = ready.get(sock.fileno(), 0)
-        if events & ~select.POLLOUT or (pending is not None and pending() > 0):
+        if not listen or events & ~select.POLLOUT or (pending is not None and pending() > 0):
             client.loop_read()  # (an error or a hang-up too: paho finds out and says so)
         if client.socket() is not None and client.want_write():
             client.loop_write()

@@ -93,6 +93,7 @@ class Publisher:
         self._connected = False
         self._closed = False
         self._dirty = True
+        self._flushing = 0  # threads waiting in flush()
         lock = threading.RLock()
         self._cond = threading.Condition(lock)  # the publisher's thread waits on this one
         self._acks = threading.Condition(lock)  # flush() on this one: an ack wakes no thread
@@ -220,8 +221,13 @@ class Publisher:
                 if self._closed:
                     break
                 timeout = 0.0 if self._dirty else RECHECK
+                # The broker's acknowledgements are read when the thread wakes for the next
+                # entry (or after RECHECK), not as they come: one wake-up less per entry. It
+                # listens while connecting, when the window is half full, and for flush().
+                listen = (not self._connected or self._flushing > 0
+                          or len(self._inflight) >= INFLIGHT // 2)
             try:
-                self._net.step(timeout)  # the broker's packets, acknowledgements, callbacks
+                self._net.step(timeout, listen=listen)  # the broker's packets, callbacks
                 with self._cond:
                     dirty, self._dirty = self._dirty, False
                 if dirty or time.monotonic() - self._looked >= RECHECK:
@@ -387,9 +393,15 @@ class Publisher:
     def flush(self, timeout: float) -> bool:
         """Wait until every entry so far is acknowledged by the broker (or ``timeout``)."""
         target = self.journal_last()
-        self.wake()
         with self._acks:
-            return self._acks.wait_for(lambda: self.acked >= target, timeout)
+            self._flushing += 1
+        try:
+            self.wake()
+            with self._acks:
+                return self._acks.wait_for(lambda: self.acked >= target, timeout)
+        finally:
+            with self._acks:
+                self._flushing -= 1
 
     def close(self, timeout: float = 2.0) -> None:
         """Send what can be sent within ``timeout``, say offline, and stop."""
