@@ -108,7 +108,7 @@ class Page:
         version = -1
         while not self.stopped:
             try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/api/night?after="
+                with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/api/night?brief=1&after="
                                             f"{version}", timeout=30) as answer:
                     version = json.loads(answer.read())["version"]
                 self.updates += 1

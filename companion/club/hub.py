@@ -356,12 +356,13 @@ class Hub:
 
     # --- views ----------------------------------------------------------------------------
 
-    def snapshot(self) -> dict[str, Any]:
-        """Everything the page shows, as JSON (docs/club.md)."""
+    def snapshot(self, *, brief: bool = False) -> dict[str, Any]:
+        """Everything the page shows, as JSON (docs/club.md); ``brief``: without the list
+        of every game and without each game's public state (what the page draws)."""
         from companion.club.standings import night
 
         with self._cond:
-            return night(self)
+            return night(self, brief=brief)
 
 
 _HANDLERS: dict[str, Callable[[Hub, str, dict[str, Any], float], None]] = {

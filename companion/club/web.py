@@ -8,9 +8,9 @@ import contextlib
 import json
 import threading
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -41,6 +41,15 @@ HEADERS = {
                                "script-src 'self'",
     "Cache-Control": "no-store",
 }
+
+
+@dataclass
+class Built:
+    """The night's JSON as last built: its version and when."""
+
+    version: int | None = None
+    body: bytes = b""
+    at: float = float("-inf")
 
 
 def load_files() -> dict[str, tuple[bytes, str]]:
@@ -109,20 +118,22 @@ def make_app(hub: Hub) -> Starlette:
             return PlainTextResponse("Not found.", status_code=404, headers=HEADERS)
         return Response(found[0], media_type=found[1], headers=HEADERS)
 
-    latest: dict[str, Any] = {"version": None, "body": b"", "at": float("-inf")}
+    # By brief (the page's own requests) or whole: the last one built, its version, when.
+    latest = {brief: Built() for brief in (False, True)}
     building = asyncio.Lock()
 
-    async def snapshot() -> bytes:
+    async def snapshot(brief: bool) -> bytes:
         """The night as JSON, built again only if something changed, and at most once per
         PACE seconds (a page that asks sooner waits for the rest of it)."""
+        kept = latest[brief]
         async with building:
-            if latest["version"] != hub.version:
+            if kept.version != hub.version:
                 loop = asyncio.get_running_loop()
-                await asyncio.sleep(max(0.0, latest["at"] + PACE - loop.time()))
-                data = hub.snapshot()
-                latest.update(version=data["version"], at=loop.time(),
-                              body=json.dumps(data, separators=(",", ":")).encode())
-            return bytes(latest["body"])
+                await asyncio.sleep(max(0.0, kept.at + PACE - loop.time()))
+                data = hub.snapshot(brief=brief)
+                kept.version, kept.at = data["version"], loop.time()
+                kept.body = json.dumps(data, separators=(",", ":")).encode()
+            return kept.body
 
     async def night(request: Request) -> Response:
         try:
@@ -131,7 +142,9 @@ def make_app(hub: Hub) -> Starlette:
             return PlainTextResponse("after must be a number.", status_code=400,
                                      headers=HEADERS)
         await wait_past(after)
-        return Response(await snapshot(), media_type="application/json", headers=HEADERS)
+        brief = request.query_params.get("brief") == "1"
+        return Response(await snapshot(brief), media_type="application/json",
+                        headers=HEADERS)
 
     def export(body: str, media: str, name: str) -> Response:
         headers = {**HEADERS, "Content-Disposition": f'attachment; filename="{name}"'}

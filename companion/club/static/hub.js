@@ -83,7 +83,7 @@ async function follow() {
   let version = -1;
   for (;;) {
     try {
-      const answer = await fetch(`/api/night?after=${version}`, { cache: "no-store" });
+      const answer = await fetch(`/api/night?brief=1&after=${version}`, { cache: "no-store" });
       if (!answer.ok) throw new Error(String(answer.status));
       const night = await answer.json();
       version = night.version;
