@@ -136,6 +136,28 @@ def test_the_hub_page_shows_tables_live_standings_and_downloads_the_exports(tmp_
         assert league[0][2] == "1" and int(league[0][6]) in (2, 3)  # won; 2 or 3 game points
         browser.screenshot(str(ROOT / "docs" / "view" / "hub.png"))
 
+        # A table's whole screen, drawn by the table view's own renderers: the chess board,
+        # the cribbage pegboard; then back to every table.
+        browser.driver.find_element(
+            "css selector", 'article[data-table="b1"] a.whole').click()
+        browser.wait_for("document.querySelector('#screen .page.family-chess svg') !== null",
+                         WAIT)
+        assert browser.driver.execute_script(
+            "return getComputedStyle(document.querySelector('main')).display") == "none"
+        screen = browser.driver.execute_script(
+            "return document.getElementById('screen').textContent")
+        assert "Bob won." in screen and "Qh4#" in screen  # the header and the moves
+        browser.driver.execute_script("location.hash = '#table=c1'")
+        browser.wait_for("document.querySelector('#screen .page.family-cribbage "
+                         "svg.pegboard') !== null", WAIT)
+        pegs = browser.driver.execute_script(
+            "return document.querySelector('#screen svg.pegboard').textContent")
+        scores = crib.session.state.scores()
+        assert f"{crib.session.game.players[0]}: {int(scores[0])} (was " in pegs  # back pegs
+        browser.screenshot(str(ROOT / "docs" / "view" / "hub-table.png"))
+        browser.driver.find_element("link text", "All tables").click()
+        browser.wait_for("document.getElementById('screen').hidden", WAIT)
+
         # The export links download the night's results.
         for link in ("csv", "json", "pgn"):
             browser.driver.find_element("id", link).click()

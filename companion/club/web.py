@@ -17,7 +17,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
-from companion.club.hub import Hub
+from companion.club.hub import GameRecord, Hub
 from companion.club.standings import results_csv, results_json, results_pgn
 
 STATIC = Path(__file__).with_name("static")
@@ -146,6 +146,35 @@ def make_app(hub: Hub) -> Starlette:
         return Response(await snapshot(brief), media_type="application/json",
                         headers=HEADERS)
 
+    async def table(request: Request) -> Response:
+        """One table's whole screen (the table view's document, companion/club/screen.py),
+        long-polled like the night, at most every PACE seconds."""
+        from companion.club.screen import table_document
+
+        name = request.path_params["name"]
+        try:
+            after = int(request.query_params.get("after", "-1"))
+        except ValueError:
+            return PlainTextResponse("after must be a number.", status_code=400,
+                                     headers=HEADERS)
+        if after >= 0:
+            await asyncio.sleep(PACE)
+            await wait_past(after)
+        with hub.lock:
+            record = hub.tables.get(name)
+            if record is None:
+                return PlainTextResponse("Not found.", status_code=404, headers=HEADERS)
+            game = hub.games.get((name, record.game_id or ""))
+            # A copy of what was received (the entries by reference: never changed once
+            # received), replayed outside the lock: the hub's network thread never waits.
+            game = game and GameRecord(game.table, game.game_id, info=dict(game.info),
+                                       entries=dict(game.entries), applied=game.applied,
+                                       view=game.view, last_events=list(game.last_events))
+            data = {"version": hub.version, "table": name, "online": record.online}
+        data["doc"] = table_document(game) if game is not None else None
+        return Response(json.dumps(data, separators=(",", ":")), media_type="application/json",
+                        headers=HEADERS)
+
     def export(body: str, media: str, name: str) -> Response:
         headers = {**HEADERS, "Content-Disposition": f'attachment; filename="{name}"'}
         return Response(body, media_type=media, headers=headers)
@@ -166,6 +195,7 @@ def make_app(hub: Hub) -> Starlette:
         Route("/assets/{name}", asset),
         Route("/static/{name}", asset),
         Route("/api/night", night),
+        Route("/api/table/{name}", table),
         Route("/export/results.csv", csv),
         Route("/export/results.json", json_),
         Route("/export/chess.pgn", pgn),

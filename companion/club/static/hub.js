@@ -4,7 +4,7 @@
 // the hub received (docs/club.md, "The hub's JSON"). Text only through the DOM builder:
 // names come from the tables and are never HTML.
 import { h } from "/assets/view.js";
-import { renderCommon, renderHeader, renderScores } from "/assets/components.js";
+import { renderCommon, renderHeader, renderScores, renderTable } from "/assets/components.js";
 
 // As the table's own screen says it (companion/view/document.py): "Waiting for Ann to
 // throw the dice.", "Waiting for the crib to be counted."
@@ -33,7 +33,8 @@ function tableCard(t) {
   if (!g) return h("article", { "data-table": t.table }, title, h("p", { class: "empty", text: "No game yet." }));
   const doc = documentOf(g);
   return h("article", { "data-table": t.table, "data-entries": g.entries, class: g.over ? "over" : "" },
-    title, renderHeader(doc), renderScores(doc), renderCommon(doc, { compact: true }));
+    title, renderHeader(doc), renderScores(doc), renderCommon(doc, { compact: true }),
+    h("a", { class: "whole", href: `#table=${encodeURIComponent(t.table)}`, text: "Whole screen" }));
 }
 
 function grid(headings, rows) {
@@ -96,4 +97,58 @@ async function follow() {
     }
   }
 }
+// One table's whole screen, drawn by the table view's own renderTable (its board, pegboard or
+// track) from the document the hub builds (/api/table/NAME), while the address says
+// #table=NAME; back to every table when it no longer does.
+function chosen() {
+  const m = /^#table=(.+)$/.exec(location.hash);
+  return m ? decodeURIComponent(m[1]) : null;
+}
+
+let following = false;
+let asking = null; // the pending request's AbortController: a new address ends its wait
+
+async function followTable() {
+  if (following) return;
+  following = true;
+  const screen = document.getElementById("screen");
+  for (;;) {
+    const name = chosen();
+    if (name === null) {
+      screen.hidden = true;
+      document.body.classList.remove("one");
+      following = false;
+      return;
+    }
+    let version = -1;
+    screen.hidden = false;
+    document.body.classList.add("one");
+    while (chosen() === name) {
+      try {
+        asking = new AbortController();
+        const answer = await fetch(`/api/table/${encodeURIComponent(name)}?after=${version}`,
+          { cache: "no-store", signal: asking.signal });
+        if (chosen() !== name) break;
+        if (answer.status === 404) { screen.replaceChildren(h("p", { class: "empty", text: `No table ${name}.` })); break; }
+        if (!answer.ok) throw new Error(String(answer.status));
+        const data = await answer.json();
+        version = data.version;
+        screen.replaceChildren(
+          h("p", { class: "game-line" }, h("a", { href: "#", text: "All tables" }), ` · Table ${name}`),
+          data.doc ? renderTable(data.doc)
+            : h("p", { class: "empty", text: "This table's whole screen is not available at the hub." }));
+        screen.dataset.seq = String(data.doc ? data.doc.seq : 0);
+      } catch (err) {
+        if (chosen() === name) await new Promise((resolve) => { setTimeout(resolve, 2000); });
+      }
+    }
+    if (chosen() === name) { following = false; return; } // not there: wait for a new address
+  }
+}
+window.addEventListener("hashchange", () => {
+  if (asking) asking.abort();
+  followTable();
+});
+
 follow();
+followTable();
