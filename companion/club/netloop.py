@@ -15,6 +15,7 @@ import contextlib
 import logging
 import os
 import select
+import threading
 import time
 
 import paho.mqtt.client as mqtt
@@ -31,14 +32,17 @@ class NetworkLoop:
         self._delay = 0.0  # before the next connection attempt
         self._retry_at = 0.0  # monotonic time of the next attempt while unconnected
         self._had_socket = False
+        self._pipe_lock = threading.Lock()  # a wake-up never writes to a closed pipe's number
+        self._open = True
         self._wake_r, self._wake_w = os.pipe()
         os.set_blocking(self._wake_r, False)
         os.set_blocking(self._wake_w, False)
 
     def wake(self) -> None:
         """From any thread: end the current ``step``'s wait."""
-        with contextlib.suppress(BlockingIOError, OSError):  # full: it is awake anyway
-            os.write(self._wake_w, b"!")
+        with self._pipe_lock, contextlib.suppress(BlockingIOError, OSError):
+            if self._open:  # (a full pipe: it is awake anyway)
+                os.write(self._wake_w, b"!")
 
     def step(self, timeout: float, *, listen: bool = True) -> None:
         """Connect if it is time to, wait up to ``timeout`` for the broker or a wake-up, and
@@ -95,6 +99,10 @@ class NetworkLoop:
             self._retry_at = time.monotonic() + self._delay
 
     def close(self) -> None:
-        for fd in (self._wake_r, self._wake_w):
-            with contextlib.suppress(OSError):
-                os.close(fd)
+        with self._pipe_lock:
+            if not self._open:
+                return
+            self._open = False
+            for fd in (self._wake_r, self._wake_w):
+                with contextlib.suppress(OSError):
+                    os.close(fd)
