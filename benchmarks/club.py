@@ -23,6 +23,7 @@ import json
 import multiprocessing
 import os
 import random
+import resource
 import shutil
 import sys
 import tempfile
@@ -37,6 +38,21 @@ from companion.club.settings import Broker
 from companion.engine import CHANCE
 
 RECORDINGS = 8  # different games the tables take turns playing
+
+
+def cpu_seconds() -> float:
+    """This process's CPU time so far (all its threads, user and system)."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def process_cpu_seconds(pid: int) -> float:
+    """Another process's CPU time so far (the broker), from /proc; 0 where there is none."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -64,6 +80,46 @@ def record_games(count: int) -> list[dict[str, Any]]:
         games.append({"meta": journal.meta(),
                       "entries": [(e.kind, e.payload, e.source) for e in journal.entries()]})
     return games
+
+
+class Page:
+    """A page of the hub open during the bench: the real web app (uvicorn in a thread) and a
+    client that long-polls /api/night as the page's script does."""
+
+    def __init__(self, hub: Hub) -> None:
+        import uvicorn
+
+        from companion.club.broker import free_port
+        from companion.club.web import make_app
+
+        self.port = free_port()
+        self.server = uvicorn.Server(uvicorn.Config(make_app(hub), host="127.0.0.1",
+                                                    port=self.port, log_level="warning"))
+        self.updates = 0
+        self.stopped = False
+        self._threads = [threading.Thread(target=self.server.run, daemon=True),
+                         threading.Thread(target=self._follow, daemon=True)]
+        for thread in self._threads:
+            thread.start()
+
+    def _follow(self) -> None:
+        import urllib.request
+
+        version = -1
+        while not self.stopped:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/api/night?brief=1&after="
+                                            f"{version}", timeout=30) as answer:
+                    version = json.loads(answer.read())["version"]
+                self.updates += 1
+            except OSError:  # not up yet
+                time.sleep(0.1)
+
+    def close(self) -> None:
+        self.stopped = True
+        self.server.should_exit = True
+        for thread in self._threads:
+            thread.join(timeout=30)
 
 
 class SimulatedTable:
@@ -121,6 +177,7 @@ def worker(names: list[str], url: str, folder: str, rate: float, seconds: float,
     late = steps = tick = 0
     time.sleep(max(0.0, start_wall - time.time()))
     started = time.monotonic()
+    cpu = cpu_seconds()
     while time.monotonic() - started < seconds:
         for table, offset in zip(tables, offsets, strict=True):
             wait = started + tick * period + offset - time.monotonic()
@@ -132,14 +189,15 @@ def worker(names: list[str], url: str, folder: str, rate: float, seconds: float,
             steps += 1
         tick += 1
     played = time.monotonic() - started
+    cpu = cpu_seconds() - cpu  # the tables' journals, sessions' syncers, publishers, paho
     for table in tables:
         table.close()
-    pipe.send({"steps": steps, "late": late, "played": played,
+    pipe.send({"steps": steps, "late": late, "played": played, "cpu": cpu,
                "entries": sum(t.journaled for t in tables)})
 
 
 def run(tables: int, rate: float, seconds: float, processes: int,
-        broker_url: str | None) -> dict[str, Any]:
+        broker_url: str | None, pages: int = 1) -> dict[str, Any]:
     folder = Path(tempfile.mkdtemp(prefix="bench-club-"))
     mosquitto = None
     try:
@@ -157,9 +215,14 @@ def run(tables: int, rate: float, seconds: float, processes: int,
             with lock:
                 latencies.append((at - float(message["time"])) * 1000)
 
+        def broker_seconds() -> float:
+            running = mosquitto.process if mosquitto is not None else None
+            return process_cpu_seconds(running.pid) if running is not None else 0.0
+
         hub = Hub(broker, on_entry=probe).start()
         if not hub.wait_for(lambda h: h.connected, 10):
             raise SystemExit(f"the hub cannot reach {broker.describe()}")
+        open_pages = [Page(hub) for _ in range(pages)]
         names = [f"t{i:03d}" for i in range(tables)]
         context = multiprocessing.get_context("spawn")
         pipes, workers = [], []
@@ -176,24 +239,37 @@ def run(tables: int, rate: float, seconds: float, processes: int,
         start_wall = time.time() + 0.5
         for pipe in pipes:
             pipe.send(start_wall)
+        time.sleep(max(0.0, start_wall - time.time()))
+        hub_cpu, broker_cpu = cpu_seconds(), broker_seconds()
         reports = [pipe.recv() for pipe in pipes]
+        hub_cpu, broker_cpu = cpu_seconds() - hub_cpu, broker_seconds() - broker_cpu
         for proc in workers:
             proc.join(timeout=60)
         expected = sum(r["entries"] for r in reports)
         hub.wait_for(lambda h: h.applied >= expected, 30)
+        for page in open_pages:
+            page.close()
         played = max(r["played"] for r in reports)
         steps = sum(r["steps"] for r in reports)
         result = {
-            "tables": tables, "rate_per_table": rate, "processes": processes,
+            "tables": tables, "rate_per_table": rate, "processes": processes, "pages": pages,
             "seconds": round(played, 1), "inputs": steps,
             "inputs_per_second": round(steps / played, 1),
             "late_inputs": sum(r["late"] for r in reports),
             "entries": expected, "at_hub": hub.applied, "lost": expected - hub.applied,
             "duplicates_dropped": hub.duplicates, "games": len(hub.games),
+            "page_updates": sum(page.updates for page in open_pages),
             "p50_ms": round(percentile(latencies, 0.5), 1),
             "p99_ms": round(percentile(latencies, 0.99), 1),
             "max_ms": round(max(latencies, default=0.0), 1),
             "load_average": round(os.getloadavg()[0], 1),  # the machine's other work
+            # CPU milliseconds per input while the tables played, by part: what the figures
+            # would be on a quiet machine does not move with the machine's other work.
+            "cpu_ms_per_input": {
+                "tables": round(sum(r["cpu"] for r in reports) / max(steps, 1) * 1000, 3),
+                "hub": round(hub_cpu / max(steps, 1) * 1000, 3),
+                "broker": round(broker_cpu / max(steps, 1) * 1000, 3),
+            },
         }
         hub.close()
         return result
@@ -212,20 +288,27 @@ def main(argv: list[str]) -> int:
                         help="worker processes the tables are spread over")
     parser.add_argument("--broker", help="an existing broker (default: a mosquitto started "
                         "on a free port)")
+    parser.add_argument("--pages", type=int, default=1,
+                        help="pages of the hub open (long-polling /api/night) meanwhile")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    result = run(args.tables, args.rate, args.seconds, max(1, args.processes), args.broker)
+    result = run(args.tables, args.rate, args.seconds, max(1, args.processes), args.broker,
+                 max(0, args.pages))
     if args.json:
         print(json.dumps(result, indent=2))
     else:
         print(f"{result['tables']} tables x {result['rate_per_table']:g} inputs/s in "
               f"{result['processes']} processes for {result['seconds']} s: "
               f"{result['inputs_per_second']} inputs/s ({result['late_inputs']} more than one "
-              f"period late), {result['games']} games")
+              f"period late), {result['games']} games, {result['page_updates']} page updates "
+              f"({result['pages']} pages open)")
         print(f"journal -> hub: p50 {result['p50_ms']} ms, p99 {result['p99_ms']} ms, "
               f"max {result['max_ms']} ms")
         print(f"entries: {result['entries']} journaled, {result['at_hub']} at the hub, "
               f"{result['lost']} lost, {result['duplicates_dropped']} second copies dropped "
               f"(load average {result['load_average']} at the end)")
+        cpu = result["cpu_ms_per_input"]
+        print(f"CPU per input: tables {cpu['tables']} ms, hub {cpu['hub']} ms, broker "
+              f"{cpu['broker']} ms")
     sys.stdout.flush()
     return 0 if result["lost"] == 0 else 1

@@ -190,6 +190,7 @@ class Journal:
         self._copy_dir: str | None = None  # a read-only view's copy of a WAL it cannot share
         self._tail: tuple[int, str] | None = None  # the last entry's seq and hash (writer)
         self._columns: tuple[str, ...] | None = None
+        self._followed: dict[str, Any] | None = None  # the meta, for entries(follow=True)
         memory = self.path == ":memory:"
         if readonly:
             if memory or not Path(self.path).is_file():
@@ -454,11 +455,18 @@ class Journal:
                                   self._db.execute("PRAGMA table_info(entries)").fetchall())
         return self._columns
 
-    def entries(self, after: int = 0) -> Iterator[Entry]:
+    def entries(self, after: int = 0, *, follow: bool = False) -> Iterator[Entry]:
         """Every entry in order (``after``: only those numbered above it), each checked
         against the chain; DamagedJournal at the first that does not check, UnknownFormat at
-        one of a kind this version does not know."""
-        meta = self.meta()
+        one of a kind this version does not know. A read-only journal then reads its whole
+        file for damage SQLite reads past in silence. ``follow``: for a reader that follows
+        a journal its writer is still appending to (the club's publisher, many times a
+        second): the setup is read and checked once, and the whole-file scan (a read and
+        checksum of the whole WAL, 40 ms at 100 tables) is left to readers of a game after
+        the fact."""
+        if not follow or self._followed is None:
+            self._followed = self.meta()
+        meta = self._followed
         schema = meta.get("schema", FIRST_SCHEMA)
         first = int(meta.get("checked_from", 1)) if schema >= 2 else None
         prev = str(meta.get("checksum", ""))
@@ -502,7 +510,7 @@ class Journal:
             intact += 1
             expected = entry.seq + 1
             yield entry
-        if self.readonly:  # what SQLite reads past in silence (a game cut short)
+        if self.readonly and not follow:  # what SQLite reads past in silence (a cut game)
             found = file_damage(self.path)
             if found is not None:
                 raise DamagedJournal(self.path, found, expected, intact)

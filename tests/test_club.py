@@ -147,6 +147,36 @@ def test_every_entry_reaches_the_hub_once_and_the_game_is_reproduced_there(tmp_p
         broker.stop()
 
 
+def test_a_table_publishes_from_a_process_with_more_than_1024_files_open(tmp_path):
+    """The bench runs 50 to 100 tables in one process: their descriptors pass select's 1,024,
+    where select fails at once, every time (netloop.py waits with poll)."""
+    import os
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < 1300:
+        pytest.skip(f"this system allows {hard} open files, not enough for the test")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, 1300), hard))
+    broker = start_broker(tmp_path / "broker")
+    hub = Hub(Broker.parse(broker.url())).start()
+    ballast = [os.open(os.devnull, os.O_RDONLY) for _ in range(1100)]
+    table = None
+    try:
+        table = open_table(tmp_path, broker.url(), "t1", "chess", ["White", "Black"], seed=1)
+        assert table.publisher._net._wake_r > 1024  # (the test's premise)
+        for text in ("f2f3", "e7e5", "g2g4", "d8h4"):
+            assert table.session.command(text).accepted
+        assert hub.wait_for(lambda h: _applied(h, "t1") == 4, WAIT)
+    finally:
+        if table is not None:
+            table.close()
+        for fd in ballast:
+            os.close(fd)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+        hub.close()
+        broker.stop()
+
+
 # --------------------------------------------------------------------------- ten tables
 
 

@@ -22,6 +22,7 @@ from typing import Any, TextIO
 import paho.mqtt.client as mqtt
 
 from companion.club import topics
+from companion.club.netloop import NetworkLoop
 from companion.club.public import is_complete
 from companion.club.settings import Broker
 from companion.engine import State
@@ -103,6 +104,9 @@ class Hub:
         self.duplicates = 0
         self.rejected = 0
         self.version = 0  # changes with everything the page shows
+        self.results = 0  # changes when a game ends (or an undo takes its end back)
+        # The standings, by ``results``: built when a game ends, not at every entry.
+        self.standings: tuple[int, dict[str, Any]] | None = None
         self.connected = False
         self.on_entry = on_entry  # (record, message, received at): the bench's probe
         self._cond = threading.Condition()
@@ -114,11 +118,14 @@ class Hub:
                                   protocol=mqtt.MQTTv311, clean_session=True)
         broker.configure(self.client)
         self.client.max_inflight_messages_set(200)
-        self.client.reconnect_delay_set(min_delay=1, max_delay=2)
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
         self.client.on_message = self._on_message
-        self._ticker = threading.Thread(target=self._tick, name="hub-gaps", daemon=True)
+        # One thread does the network (netloop.py: paho's external loop, so an entry's
+        # acknowledgement goes out at once, without waking a second thread) and asks again
+        # for gaps that stay open.
+        self._net = NetworkLoop(self.client, "the hub")
+        self._thread = threading.Thread(target=self._run, name="hub", daemon=True)
 
     def start(self) -> Hub:
         if self.store is not None:
@@ -126,17 +133,15 @@ class Hub:
             self.store.parent.mkdir(parents=True, exist_ok=True)
             self._store = self.store.open("a", encoding="utf-8")
         self.client.connect_async(self.broker.host, self.broker.port, keepalive=15)
-        self.client.loop_start()
-        self._ticker.start()
+        self._thread.start()
         return self
 
     def close(self) -> None:
         with self._cond:
             self._closed = True
             self._cond.notify_all()
-        self.client.disconnect()
-        self.client.loop_stop()
-        self._ticker.join(timeout=5)
+        self._net.wake()
+        self._thread.join(timeout=5)
         with self._cond:
             if self._store is not None:
                 self._store.close()
@@ -256,6 +261,7 @@ class Hub:
         info = {k: v for k, v in data.items() if k != "table"}
         if info != record.info:
             self._keep(topics.GAME, table, data)
+            self.results += record.over  # a finished game's players came late
         record.info = info
         self._table(table).game_id = game_id
         # A hub that joins late asks for what it missed, if nothing comes by itself.
@@ -272,6 +278,7 @@ class Hub:
         record.entries[seq] = data
         self._keep(topics.ENTRY, table, data)
         self._table(table).seen = now
+        was_over = record.over
         while record.applied + 1 in record.entries:
             record.applied += 1
             message = record.entries[record.applied]
@@ -281,6 +288,8 @@ class Hub:
             self.applied += 1
             if self.on_entry is not None:
                 self.on_entry(record, message, now)
+        if record.over != was_over:
+            self.results += 1
         if record.pending_gap():
             self._ask(record)
 
@@ -298,8 +307,8 @@ class Hub:
             (topics.table_topic(self.broker.club, record.table, topics.RESEND), request))
 
     def _send_requests(self) -> None:
-        """Publish the queued resend requests (never holding ``_cond``: paho calls back into
-        the hub holding its own locks)."""
+        """(The network thread.) Publish the queued resend requests (never holding
+        ``_cond``: paho calls back into the hub holding its own locks)."""
         with self._cond:
             requests, self._requests = self._requests, []
         for topic, request in requests:
@@ -320,27 +329,40 @@ class Hub:
         with self._cond:
             self._watchers.remove(watcher)
 
-    def _tick(self) -> None:
-        """Ask again for gaps that stay open (a resend request can be lost too), and for
-        the entries of a game that the hub knows of and has nothing of."""
+    def _run(self) -> None:
+        """The network thread: the broker's messages (the handlers run here), the resend
+        requests, and every ASK_AGAIN seconds a look for gaps that stay open (a resend
+        request can be lost too) and games the hub knows of and has nothing of."""
+        looked = time.monotonic()
         while True:
             with self._cond:
-                self._cond.wait(ASK_AGAIN)
                 if self._closed:
-                    return
-                for record in self.games.values():
-                    if record.pending_gap() or (record.info and not record.entries):
-                        self._ask(record)
-            self._send_requests()
+                    break
+            try:
+                self._net.step(ASK_AGAIN)
+                if time.monotonic() - looked >= ASK_AGAIN:
+                    looked = time.monotonic()
+                    with self._cond:
+                        for record in self.games.values():
+                            if record.pending_gap() or (record.info and not record.entries):
+                                self._ask(record)
+                self._send_requests()
+            except Exception:  # the hub carries on whatever one message did
+                log.exception("the hub's network loop")
+        try:
+            self.client.disconnect()
+        finally:
+            self._net.close()
 
     # --- views ----------------------------------------------------------------------------
 
-    def snapshot(self) -> dict[str, Any]:
-        """Everything the page shows, as JSON (docs/club.md)."""
+    def snapshot(self, *, brief: bool = False) -> dict[str, Any]:
+        """Everything the page shows, as JSON (docs/club.md); ``brief``: without the list
+        of every game and without each game's public state (what the page draws)."""
         from companion.club.standings import night
 
         with self._cond:
-            return night(self)
+            return night(self, brief=brief)
 
 
 _HANDLERS: dict[str, Callable[[Hub, str, dict[str, Any], float], None]] = {

@@ -26,6 +26,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 
 from companion.club import topics
+from companion.club.netloop import NetworkLoop
 from companion.club.public import is_complete, public_entry_payload, public_state
 from companion.club.settings import Broker
 from companion.engine import Event, Game, State, decode_action
@@ -71,7 +72,7 @@ class Publisher:
         self.game_id = str(self.meta["club_game"])
         self._durable: Callable[[], bool] = journal.wait_durable
         self._reader = Journal(journal.path, readonly=True)  # this thread's own connection
-        first = next(self._reader.entries(), None)
+        first = next(self._reader.entries(follow=True), None)
         self._first_time = first.time if first else time.time()
         self._ack_file = Path(journal.path + ".club")
         self._phrases = Phrasebook.load()
@@ -88,12 +89,14 @@ class Publisher:
         self._next = self.acked + 1  # the next entry to send
         self._inflight: dict[int, int] = {}  # paho message id -> entry number
         self._done: set[int] = set()  # acknowledged above ``acked``
-        self._early: set[int] = set()  # message ids acknowledged before they were registered
         self._generation = 0  # connections lost so far
         self._connected = False
         self._closed = False
         self._dirty = True
-        self._cond = threading.Condition()
+        self._flushing = 0  # threads waiting in flush()
+        lock = threading.RLock()
+        self._cond = threading.Condition(lock)  # the publisher's thread waits on this one
+        self._acks = threading.Condition(lock)  # flush() on this one: an ack wakes no thread
         self._saved_ack = self.acked
         self._saved_at = 0.0
         self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2,
@@ -102,12 +105,14 @@ class Publisher:
         broker.configure(self.client)
         self.client.max_inflight_messages_set(INFLIGHT)
         self.client.max_queued_messages_set(0)
-        self.client.reconnect_delay_set(min_delay=1, max_delay=2)
         self.client.will_set(self._topic(topics.STATUS), self._status(False), qos=1, retain=True)
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
         self.client.on_publish = self._on_publish
         self.client.on_message = self._on_message
+        # paho's network runs in the publisher's own thread (netloop.py): no second thread.
+        self._net = NetworkLoop(self.client, f"table {self.table}")
+        self._looked = 0.0  # when the journal was last read
         self._thread = threading.Thread(target=self._run, name=f"club-{self.table}", daemon=True)
 
     @classmethod
@@ -125,7 +130,6 @@ class Publisher:
             journal.write_meta({"club_game": uuid.uuid4().hex})
         publisher = cls(journal, game, broker, **kwargs)
         publisher.client.connect_async(broker.host, broker.port, keepalive=15)
-        publisher.client.loop_start()
         publisher._thread.start()
         return publisher
 
@@ -137,14 +141,16 @@ class Publisher:
 
     def wake(self, _session: Session | None = None, _events: Sequence[Event] = ()) -> None:
         with self._cond:
-            self._poke()
+            asleep = not self._dirty
+            self._dirty = True
+        if asleep:  # one byte through the pipe, only when the thread has not been told yet
+            self._net.wake()
 
     def _poke(self) -> None:
-        """(Holding ``_cond``.) Something to do for the publisher's thread."""
+        """(Holding ``_cond``, in the publisher's thread.) Something more to do."""
         self._dirty = True
-        self._cond.notify_all()
 
-    # --- paho's thread ------------------------------------------------------------------
+    # --- paho's callbacks (in the publisher's thread) -----------------------------------
 
     def _on_connect(self, client: mqtt.Client, _userdata: Any, _flags: Any, reason: Any,
                     _props: Any = None) -> None:
@@ -170,17 +176,14 @@ class Publisher:
             self._generation += 1
             # What was not acknowledged is sent again once the broker is back.
             self._inflight.clear()
-            self._early.clear()
             self._next = self.acked + 1
 
     def _on_publish(self, _client: mqtt.Client, _userdata: Any, mid: int, _reason: Any,
                     _props: Any = None) -> None:
         with self._cond:
             seq = self._inflight.pop(mid, None)
-            if seq is None:
-                self._early.add(mid)
-                return
-            self._acknowledged(seq)
+            if seq is not None:  # (else a status, game or result message)
+                self._acknowledged(seq)
 
     def _acknowledged(self, seq: int) -> None:
         if seq <= self.acked:
@@ -189,10 +192,9 @@ class Publisher:
         while self.acked + 1 in self._done:
             self.acked += 1
             self._done.discard(self.acked)
+        self._acks.notify_all()  # for flush()
         if len(self._inflight) == INFLIGHT - 1:
             self._poke()  # the window was full: more can be sent now
-        else:
-            self._cond.notify_all()  # for flush(); the thread has nothing new to do
 
     def _on_message(self, _client: mqtt.Client, _userdata: Any, msg: mqtt.MQTTMessage) -> None:
         try:
@@ -216,26 +218,57 @@ class Publisher:
     def _run(self) -> None:
         while True:
             with self._cond:
-                self._cond.wait_for(lambda: self._dirty or self._closed, RECHECK)
-                self._dirty = False
                 if self._closed:
-                    return
+                    break
+                timeout = 0.0 if self._dirty else RECHECK
+                # The broker's acknowledgements are read when the thread wakes for the next
+                # entry (or after RECHECK), not as they come: one wake-up less per entry. It
+                # listens while connecting, when the window is half full, and for flush().
+                listen = (not self._connected or self._flushing > 0
+                          or len(self._inflight) >= INFLIGHT // 2)
             try:
-                self._read_journal()
+                self._net.step(timeout, listen=listen)  # the broker's packets, callbacks
+                with self._cond:
+                    dirty, self._dirty = self._dirty, False
+                if dirty or time.monotonic() - self._looked >= RECHECK:
+                    self._looked = time.monotonic()
+                    self._read_journal()
                 self._send()
                 self._save_acked()
             except Exception:  # the table plays on whatever happens here
                 log.exception("table %s: publishing failed", self.table)
+        self._goodbye()
+
+    def _goodbye(self) -> None:
+        """Say offline (waiting a second at most for the broker to take it), disconnect."""
+        try:
+            if self._connected:
+                info = self.client.publish(self._topic(topics.STATUS), self._status(False),
+                                           qos=1, retain=True)
+                until = time.monotonic() + 1.0
+                while (self._connected and not info.is_published()
+                       and time.monotonic() < until):
+                    self._net.step(0.05)
+            self.client.disconnect()
+        except Exception:  # the table is stopping anyway
+            log.exception("table %s: could not say goodbye to the club", self.table)
+        finally:
+            self._net.close()
 
     def _read_journal(self) -> None:
-        fresh = list(self._reader.entries(after=self._read))
+        # The whole-file damage scan is for a game read after the fact: here it would read
+        # and checksum the whole WAL at every entry (41 ms a read at 100 tables).
+        fresh = list(self._reader.entries(after=self._read, follow=True))
         if not fresh:
             return
-        self._durable()  # publish nothing that a power cut could take back
-        for entry in fresh:
-            self._messages[entry.seq] = self._message(entry)
-            self._over_at[entry.seq] = bool(self._view["over"])
-            self._read = entry.seq
+        # Built while the journal's syncer writes them to the disk, then published only once
+        # they are there: nothing is published that a power cut could take back.
+        built = [(entry.seq, self._message(entry), bool(self._view["over"])) for entry in fresh]
+        self._durable()
+        for seq, message, over in built:
+            self._messages[seq] = message
+            self._over_at[seq] = over
+            self._read = seq
 
     def _message(self, entry: Entry) -> bytes:
         before = self._view["state"]
@@ -273,9 +306,8 @@ class Publisher:
         return json.dumps(message, separators=(",", ":")).encode()
 
     def _send(self) -> None:
-        # paho calls on_publish holding its own lock, so publish() is never called holding
-        # ours: a message id is registered after publish() returns, and an acknowledgement
-        # that came first waits in ``_early``.
+        # publish() writes at once, and its acknowledgement is read later in this same
+        # thread (NetworkLoop.step): a message id is registered before any ack can come.
         while True:
             with self._cond:
                 if (not self._connected or self._next > self._read
@@ -290,11 +322,7 @@ class Publisher:
                 if info.rc != mqtt.MQTT_ERR_SUCCESS or generation != self._generation:
                     self._next = min(self._next, seq)
                     return
-                if info.mid in self._early:
-                    self._early.discard(info.mid)
-                    self._acknowledged(seq)
-                else:
-                    self._inflight[info.mid] = seq
+                self._inflight[info.mid] = seq
             if seq == self._read:
                 over = self._over_at[seq]
                 if over != self._over:
@@ -365,9 +393,15 @@ class Publisher:
     def flush(self, timeout: float) -> bool:
         """Wait until every entry so far is acknowledged by the broker (or ``timeout``)."""
         target = self.journal_last()
-        self.wake()
-        with self._cond:
-            return self._cond.wait_for(lambda: self.acked >= target, timeout)
+        with self._acks:
+            self._flushing += 1
+        try:
+            self.wake()
+            with self._acks:
+                return self._acks.wait_for(lambda: self.acked >= target, timeout)
+        finally:
+            with self._acks:
+                self._flushing -= 1
 
     def close(self, timeout: float = 2.0) -> None:
         """Send what can be sent within ``timeout``, say offline, and stop."""
@@ -376,14 +410,7 @@ class Publisher:
         self.flush(timeout)
         with self._cond:
             self._closed = True
-            self._poke()
-        self._thread.join(timeout=5)
+        self._net.wake()
+        self._thread.join(timeout=5)  # it says offline and disconnects on its way out
         self._save_acked(now=True)
-        if self._connected:
-            info = self.client.publish(self._topic(topics.STATUS), self._status(False),
-                                       qos=1, retain=True)
-            with contextlib.suppress(RuntimeError, ValueError):
-                info.wait_for_publish(timeout=1)
-        self.client.disconnect()
-        self.client.loop_stop()
         self._reader.close()

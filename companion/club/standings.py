@@ -166,37 +166,46 @@ def monopoly_worths(games: Iterable[GameRecord]) -> list[dict[str, Any]]:
 # --------------------------------------------------------------------------- the night
 
 
-def game_summary(game: GameRecord) -> dict[str, Any]:
+def game_summary(game: GameRecord, *, brief: bool = False) -> dict[str, Any]:
     view = game.view
-    return {
+    summary = {
         "table": game.table, "game_id": game.game_id, "game": game.name,
         "title": game.info.get("title", game.name), "players": _players(game),
         "started": game.info.get("started"), "entries": game.applied,
         "over": game.over, "turn": view.get("turn"), "expected": view.get("expected", ""),
         "winners": view.get("winners", []), "scores": view.get("scores", []),
-        "last": game.last_events[-3:], "state": view.get("state", {}),
+        "last": game.last_events[-3:],
     }
+    if not brief:
+        summary["state"] = view.get("state", {})
+    return summary
 
 
-def night(hub: Hub) -> dict[str, Any]:
-    """The page's JSON (docs/club.md); the caller holds the hub's lock."""
+def night(hub: Hub, *, brief: bool = False) -> dict[str, Any]:
+    """The page's JSON (docs/club.md); the caller holds the hub's lock. ``brief``: no
+    ``games`` list and no ``state`` (the page: a tenth of the size at 100 tables)."""
     games = list(hub.games.values())
     tables = []
     for name in sorted(hub.tables):
         table = hub.tables[name]
         current = hub.games.get((name, table.game_id or ""))
         tables.append({"table": name, "online": table.online,
-                       "game": game_summary(current) if current else None})
-    return {
+                       "game": game_summary(current, brief=brief) if current else None})
+    if hub.standings is None or hub.standings[0] != hub.results:
+        # Only finished games count, so the standings change only when a game ends.
+        hub.standings = (hub.results, {"cribbage": cribbage_league(games),
+                                       "chess": chess_round(games),
+                                       "monopoly": monopoly_worths(games)})
+    data: dict[str, Any] = {
         "club": hub.broker.club, "connected": hub.connected, "version": hub.version,
         "received": hub.received, "applied": hub.applied, "duplicates": hub.duplicates,
         "tables": tables,
-        "games": [game_summary(g) for g in sorted(
-            games, key=lambda g: (g.info.get("started") or 0, g.table))],
-        "cribbage": cribbage_league(games),
-        "chess": chess_round(games),
-        "monopoly": monopoly_worths(games),
+        **hub.standings[1],
     }
+    if not brief:
+        data["games"] = [game_summary(g) for g in sorted(
+            games, key=lambda g: (g.info.get("started") or 0, g.table))]
+    return data
 
 
 def results_json(hub: Hub) -> str:

@@ -46,7 +46,7 @@ export function renderCommon(doc, opts = {}) {
       h("li", { class: s.refusal ? "refusal" : "" }, s.text))));
 }
 
-function renderScores(doc) {
+export function renderScores(doc) {
   return h("section", { class: "players" }, h("h2", { text: "Players" }),
     h("table", { class: "scores" }, doc.players.map((name, i) =>
       h("tr", { class: doc.turn === name ? "turn" : "" },
