@@ -12,7 +12,7 @@ from companion.journal import Journal
 from companion.session import Session, build_game
 from companion.voice import Recorder
 
-GAMES = [cls for cls in load_all().all()]
+GAMES = [cls for cls in load_all().all() if cls.__module__.startswith("companion.")]  # not toy
 # Games whose own 'scores' means something else, as documented: the Dice game's is what
 # every open box would score with the dice on the table (docs/games/dice.md).
 OWN_SCORES = {"dice"}

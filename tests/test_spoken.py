@@ -14,7 +14,7 @@ from companion.journal import Journal
 from companion.session import Session, build_game
 from companion.voice import Recorder
 
-GAMES = [cls for cls in load_all().all()]
+GAMES = [cls for cls in load_all().all() if cls.__module__.startswith("companion.")]  # not toy
 
 # A Python repr or error text: Name(field=..., a quoted list, tuple or dict, an object's
 # address, None, a traceback.
