@@ -186,3 +186,12 @@ def test_manual_end_of_turn_is_asked_in_one_sentence():
     assert said_for(session, recorder, "buy") == [
         "Car buys Baltic Avenue for 60.", "Car: build, sell, mortgage or trade, or say end."]
     assert said_for(session, recorder, "end") == ["Hat's turn."]
+
+
+def test_a_card_named_when_none_is_drawn_says_so_first():
+    session, recorder = start()
+    # was: '"jail" could be more than one Chance or Community Chest card: did you mean ...'
+    assert said_for(session, recorder, "card jail") == [
+        "No card is expected now. Car to throw the dice."]
+    assert said_for(session, recorder, "card advance to go") == [
+        "No card is expected now. Car to throw the dice."]

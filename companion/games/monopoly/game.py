@@ -124,7 +124,10 @@ class Monopoly(Game):
             card = next((c for c in cards if c.id == exact), None) or find_card(
                 cards, text, deck_name)  # an id (a tag reader's) or the words
         except ValueError as err:
-            raise IllegalAction(str(err)) from None
+            drawing = request is not None and request.kind == "card"
+            # no draw now (a correction names a card that exists): the moment is the reason
+            reason = str(err) if drawing else f"No card is expected now. {state.expected()}."
+            raise IllegalAction(reason) from None
         if request is not None and request.kind == "card" and card.id not in request.cards:
             assert isinstance(state, MonopolyState)
             holder = next((p for p, held in enumerate(state.held) if card.key in held), None)
