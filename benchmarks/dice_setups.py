@@ -20,7 +20,9 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 import argparse  # noqa: E402
 import json  # noqa: E402
 import sys  # noqa: E402
+from collections.abc import Sequence  # noqa: E402
 from pathlib import Path  # noqa: E402
+from typing import Any  # noqa: E402
 
 import cv2  # noqa: E402
 
@@ -38,6 +40,10 @@ def main(argv: list[str]) -> int:
                         help="only this split of the tray photos (default all 200)")
     parser.add_argument("--calibrated", action="store_true",
                         help="each photo read at the scale its labelled dice give")
+    parser.add_argument("--learn", type=int, metavar="DICE",
+                        help="per set-up, learn its dice from a few photos holding this many "
+                        "dice (as calibrate dice does from confirmed throws), then read the "
+                        "others at their labelled scale")
     parser.add_argument("--failures", action="store_true", help="list the photos read wrong")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
@@ -49,6 +55,8 @@ def main(argv: list[str]) -> int:
         return 1
     photos = [p for setup in args.setup or SETUPS
               for p in photos_of(setup, args.tray_part if setup == "tray" else None)]
+    if args.learn:
+        return _learn(reader, args.setup or SETUPS, args.tray_part, args.learn, args.json)
     scores = evaluate(reader, photos, reader.calibrate if args.calibrated else None)
     if args.json:
         print(json.dumps({"model": str(args.model), "calibrated": args.calibrated,
@@ -59,6 +67,29 @@ def main(argv: list[str]) -> int:
         if args.failures:
             for line in score.failures:
                 print(f"    {line}")
+    return 0
+
+
+def _learn(reader: Any, setups: Sequence[str], part: str | None, dice: int,
+           as_json: bool) -> int:
+    from vision.dice_setups import learn_and_evaluate, photos_of
+
+    out: dict[str, Any] = {}
+    for setup in setups:
+        photos = photos_of(setup, part if setup == "tray" else None)
+        before, scores, learned = learn_and_evaluate(reader, photos, dice)
+        out[setup] = {"learned": learned, "before": {k: v.to_json() for k, v in before.items()},
+                      "setups": {k: v.to_json() for k, v in scores.items()}}
+        if not as_json:
+            print(f"{setup}: learned from {learned['shown_photos']} photos "
+                  f"({learned['shown_dice']} dice confirmed): {learned['said']}")
+            for name, score in scores.items():
+                if name != "all":
+                    print(f"  {name}, the other photos, before learning: "
+                          f"{before[name].summary()}")
+                    print(f"  {name}, the other photos, after: {score.summary()}")
+    if as_json:
+        print(json.dumps({"learn": dice, "setups": out}, indent=2))
     return 0
 
 

@@ -108,6 +108,9 @@ def test_low_confidence_throw_asks_and_unreadable_die_complains() -> None:
     obs = seen[0][1]
     assert isinstance(obs, DiceSeen) and obs.confidence < 0.9  # the session asks to confirm
     assert obs.values == (5, 3) and obs.unsure == (3,)  # left to right; the 3 was unsure
+    two = [Die(3, 20, 20, 20, 0.8), Die(5, 50, 50, 20, 0.6), Die(2, 80, 80, 20, 0.99)]
+    seen = _run(RestDetector(lambda f: two, stable=2, settle=1), [frame] * 4)
+    assert seen[0][1].unsure == (5, 3)  # the least sure first: the one most likely wrong
     free = [Die(3, 50, 50, 20, 0.2)]
     seen = _run(RestDetector(lambda f: free, stable=2, settle=1), [frame] * 6)
     assert [type(obs) for _, obs in seen] == [DeviceError]
@@ -140,7 +143,8 @@ def test_flicker_is_asked_about_and_chaos_is_not_a_throw() -> None:
     assert len(seen) == 1
     obs = seen[0][1]
     assert isinstance(obs, DiceSeen) and obs.values == (1,) and obs.confidence < 0.9
-    assert obs.unsure == ()  # each reading was sure; they disagreed (the session asks anyway)
+    # each reading was sure, but they disagreed: the session asks, naming the flickering die
+    assert obs.unsure == (1,)
     chaos = iter([[Die(v % 6 + 1, 50, 50, 20, 0.99)] for v in range(40)])
     seen = _run(RestDetector(lambda f: next(chaos), stable=3, settle=1, give_up=20),
                 [frame] * 40)

@@ -346,11 +346,75 @@ def test_calibrate_dice_from_a_recording(tmp_path: Path) -> None:
     prompts: list[str] = []
     code = calibrate_main(["dice", "--camera", str(video), "--area", "10,10,600,460"],
                           ask=lambda text: prompts.append(text) or "")
-    assert code == 0 and len(prompts) == 2
+    assert code == 0 and len(prompts) == 3  # the third: learn the dice? (Enter: no)
     saved = json.loads((tmp_path / "config" / "table-companion" / "vision.json").read_text())
     assert saved["dice"]["area"] == [10.0, 10.0, 600.0, 460.0]
     assert saved["dice"]["area_from"] == "given"
     assert 15 < saved["dice"]["die_size"] < 80
+
+
+def test_calibrate_dice_learns_the_players_dice_from_confirmed_throws(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from vision.dice import DiceReader
+    from vision.dice_learn import fingerprint
+
+    rng = np.random.default_rng(6)
+    sprites = cut_sprites(photos_in("train"), 12, rng)
+    table = paper((640, 480), rng)
+    one = roll(sprites[:1], table, rng, moving=2, resting=GRAB)
+    throws = [roll(sprites[k : k + 3], table, rng, moving=2, resting=GRAB)
+              for k in (1, 4)]
+    video = tmp_path / "learn.avi"
+    _record(video, [table] * GRAB + one.frames[-GRAB:]
+            + [f for t in throws for f in t.frames[-GRAB:]])
+    answers = iter(["", "", "learn", "", "", "", "6 6 6", "done"])
+    prompts: list[str] = []
+    code = calibrate_main(["dice", "--camera", str(video), "--area", "10,10,630,470"],
+                          ask=lambda text: prompts.append(text) or next(answers))
+    assert code == 0
+    out = capsys.readouterr().out
+    assert prompts[2].startswith("To teach me your own dice")
+    assert prompts[3].startswith("Throw 1 of 5") and prompts[5].startswith("Throw 2 of 5")
+    assert out.count("I read 3 dice, left to right:") == 2
+    said = out.strip().splitlines()[-1]
+    assert said.startswith("I looked at your dice: "), out
+    assert " faces with " in said and "6 dice (" in said, said
+    saved = json.loads((tmp_path / "config" / "table-companion" / "vision.json").read_text())
+    learned = saved["dice"]["learned"]
+    assert learned["model"] == fingerprint(DiceReader.load()) and learned["dice"] == 6
+    assert "That is too few to learn from (at least 12)" in said  # six dice shown
+    assert learned["values"]["6"] >= 3  # the second throw was typed as three sixes
+    source = open_source(f"camera:{video}", "dice")
+    source._watcher(640, 480)
+    assert source.problem is None
+    # learned on another model (or damaged): said once, and read with the general model
+    from vision.source import save_calibration
+
+    save_calibration("dice", {**saved["dice"], "learned": {**learned, "model": "0" * 16}})
+    source._watcher(640, 480)
+    assert source.problem is not None and "was learned on another dice model" in source.problem
+    save_calibration("dice", {**saved["dice"], "learned": {**learned, "fc": "AAAA"}})
+    source._watcher(640, 480)
+    assert source.problem is not None and "is damaged" in source.problem
+
+
+def test_calibrate_dice_refuses_typed_values_that_do_not_fit_the_throw(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rng = np.random.default_rng(7)
+    sprites = cut_sprites(photos_in("train"), 12, rng)
+    table = paper((640, 480), rng)
+    one = roll(sprites[:1], table, rng, moving=2, resting=GRAB)
+    two = roll(sprites[1:3], table, rng, moving=2, resting=GRAB)
+    video = tmp_path / "bad.avi"
+    _record(video, [table] * GRAB + one.frames[-GRAB:] + two.frames[-GRAB:])
+    answers = iter(["", "", "learn", "", "7 1", "done"])
+    assert calibrate_main(["dice", "--camera", str(video), "--area", "10,10,630,470"],
+                          ask=lambda _: next(answers)) == 0
+    out = capsys.readouterr().out
+    assert "I need 2 values from 0 to 6, one for each die I read, left to right" in out
+    assert "I was shown no die to learn from, so your dice will be read as before." in out
+    saved = json.loads((tmp_path / "config" / "table-companion" / "vision.json").read_text())
+    assert "learned" not in saved["dice"]
 
 
 def test_calibrate_cards_learns_the_shown_cards(tmp_path: Path) -> None:

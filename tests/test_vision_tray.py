@@ -166,8 +166,9 @@ def test_calibrate_finds_the_tray_from_a_recording(tmp_path, sprites, capsys):
     prompts: list[str] = []
     assert calibrate_main(["dice", "--camera", str(video)],
                           ask=lambda text: prompts.append(text) or "") == 0
-    assert [p.split(",")[0] for p in prompts] == ["Clear the tray", "Put one die in the middle "
-                                                  "of the tray"]
+    assert [p.split(",")[0] for p in prompts] == [
+        "Clear the tray", "Put one die in the middle of the tray",
+        "To teach me your own dice from a few throws"]  # Enter: not now
     saved = _saved(tmp_path)
     assert saved["area_from"] == "tray floor"
     side = saved["die_size"]

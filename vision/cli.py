@@ -7,7 +7,9 @@ read: prints, per image, the dice values (or cards) read, or with --json one obj
 calibrate: a short guided set-up from the camera (headless: prompts on the terminal).
 - dice: clear the tray, then put one die in it: learns the tray area (the floor around the
   die, which is what changed between the two pictures: vision/tray.py; the frame minus a
-  margin if no floor is found; --area x0,y0,x1,y1 sets it) and the die's size in pixels.
+  margin if no floor is found; --area x0,y0,x1,y1 sets it) and the die's size in pixels;
+  then, if asked to, a few throws of the players' own dice whose values the player confirms
+  or types: the reader adapts to them (vision/dice_learn.py) and says what it learned.
 - cards: first cards laid out together that the model reads surely (the user confirms the
   list), then each other card of the deck shown alone, face up; learns the deck's corner
   indices (both corners of each card) and which readings the model gave wrongly for it,
@@ -255,7 +257,76 @@ def _calibrate_dice(camera: _Camera, name: str, area: Area | None,
     print(f"Saved: tray area {[round(v) for v in area]} ({found}){shape}, die size "
           f"{die.size:.0f} pixels, floor colour (Lab) {[round(v) for v in colour]} "
           f"-> {path}")
+    answer = ask("To teach me your own dice from a few throws, type learn and press Enter; "
+                 "press Enter to finish. ")
+    if answer.strip().lower() in ("learn", "l", "yes", "y"):
+        learned = _learn_dice(camera, reader, die.size, ask)
+        if learned is not None:
+            settings["learned"] = learned
+            save_calibration("dice", settings)
     return 0
+
+
+THROWS = 5  # throws shown at most when learning the players' dice
+
+
+def _learn_dice(camera: _Camera, reader: Any, die_size: float,
+                ask: Callable[[str], str]) -> dict[str, Any] | None:
+    """A few throws of the players' dice, each read and confirmed (or corrected) by the
+    player; the reader learns from them (vision/dice_learn.py) and says what it learned.
+    The learned layer as stored in vision.json, or None when nothing could be learned."""
+    from vision.dice_learn import Throw, describe, learn, use
+
+    throws: list[Throw] = []
+    before = 0
+    for number in range(1, THROWS + 1):
+        reply = ask(f"Throw {number} of {THROWS}: throw your dice in the tray, let them rest, "
+                    "then press Enter (type done when you have shown enough). ")
+        if reply.strip().lower() == "done":
+            break
+        frames = camera.grab(GRAB)
+        if not frames:
+            _refuse("I cannot read more pictures from the camera, so I stop here.")
+            break
+        dice = sorted(reader.read(frames[-1]), key=lambda d: (d.x, d.y))
+        if not dice:
+            _refuse("I see no dice in the tray; throw them again.")
+            continue
+        print(f"I read {len(dice)} dice, left to right: "
+              f"{' '.join(str(d.value) for d in dice)}.")
+        typed = ask("Type their values left to right (0 for one that is not a die), or "
+                    "press Enter if they are right. ").strip()
+        values = [d.value for d in dice] if not typed else _values(typed)
+        if values is None or len(values) != len(dice):
+            _refuse(f"I need {len(dice)} values from 0 to 6, one for each die I read, left to "
+                    "right; this throw is left out.")
+            continue
+        before += sum(1 for d, v in zip(dice, values, strict=True) if v and d.value == v)
+        throws.append(Throw(frames[-1], [(d.x, d.y, v) for d, v in zip(dice, values,
+                                                                          strict=True)]))
+    try:
+        learned = learn(reader, throws)
+    except ValueError:
+        _refuse("I was shown no die to learn from, so your dice will be read as before.")
+        return None
+    use(reader, learned)
+    after = 0
+    for throw in throws:
+        for die in reader.read(throw.image):
+            after += any(v and v == die.value and np.hypot(die.x - x, die.y - y) < die_size / 2
+                         for x, y, v in throw.dice)
+    print(describe(learned, die_size, before, after))
+    return learned.to_json()
+
+
+def _values(typed: str) -> list[int] | None:
+    """Die values typed by the player ("3 5 1", "3,5,1" or "351"), 0 for not a die."""
+    digits = typed.replace(",", " ").split()
+    if len(digits) == 1 and len(digits[0]) > 1:
+        digits = list(digits[0])
+    if not all(d.isdigit() and int(d) <= 6 for d in digits):
+        return None
+    return [int(d) for d in digits]
 
 
 def _the_die(dice: list[Any], spot: tuple[float, float, float] | None) -> Any:

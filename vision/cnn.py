@@ -56,15 +56,45 @@ class ConvNet:
     def depth(self) -> int:
         return sum(1 for k in self.params if k.startswith("cb"))
 
-    def _forward(self, x: Array) -> Array:
+    def _features(self, x: Array) -> Array:
+        """The last stage's output, flattened: what the linear layer weighs."""
         for i in range(self.depth):
             n, h, w, _ = x.shape
             conv = (_im2col(x) @ self.params[f"c{i}"]).reshape(n, h, w, -1)
             # max-pool first: adding a per-channel bias and ReLU are monotone, so they commute
             # with it, and then run on a quarter of the values
             x = np.maximum(_pool(conv) + self.params[f"cb{i}"], 0)
-        logits: Array = x.reshape(len(x), -1) @ self.params["fc"] + self.params["fcb"]
+        flat: Array = x.reshape(len(x), -1)
+        return flat
+
+    def _forward(self, x: Array) -> Array:
+        logits: Array = self._features(x) @ self.params["fc"] + self.params["fcb"]
         return logits
+
+    def features(self, x: Array, batch: int = 8) -> Array:
+        """The features of inputs ``x`` (n, features), a few at a time (see probabilities)."""
+        out = [self._features(np.asarray(x[start : start + batch], np.float32))
+               for start in range(0, len(x), batch)]
+        if not out:
+            return np.zeros((0, len(self.params["fc"])), np.float32)
+        return np.concatenate(out)
+
+    def with_values(self, vfc: Array, vfcb: Array) -> ConvNet:
+        """The same network with a value layer learned for a player's dice: it reads
+        P(value | die) from the features; whether a crop is a die at all stays the
+        shipped layer's."""
+        return ConvNet({**self.params, "vfc": vfc.astype(np.float32),
+                        "vfcb": vfcb.astype(np.float32)}, self.classes)
+
+    def _values(self, features: Array, probs: Array) -> Array:
+        """With a learned value layer (``vfc``, a player's dice): P(die) stays the shipped
+        layer's, P(value | die) is the learned layer's."""
+        logits = features @ self.params["vfc"] + self.params["vfcb"]
+        logits -= logits.max(axis=1, keepdims=True)
+        e = np.exp(logits)
+        out: Array = probs.copy()
+        out[:, 1:] = (1 - probs[:, :1]) * e / e.sum(axis=1, keepdims=True)
+        return out
 
     def probabilities(self, x: Array, batch: int = 8) -> Array:
         # 8 crops at a time keep the im2col matrices and the first layer's output (about 1 and
@@ -73,10 +103,12 @@ class ConvNet:
         # seventh digit, as BLAS blocks the rows differently
         out = []
         for start in range(0, len(x), batch):
-            logits = self._forward(np.asarray(x[start : start + batch], np.float32))
+            features = self._features(np.asarray(x[start : start + batch], np.float32))
+            logits = features @ self.params["fc"] + self.params["fcb"]
             logits -= logits.max(axis=1, keepdims=True)
             e = np.exp(logits)
-            out.append(e / e.sum(axis=1, keepdims=True))
+            probs = e / e.sum(axis=1, keepdims=True)
+            out.append(self._values(features, probs) if "vfc" in self.params else probs)
         if not out:
             return np.zeros((0, len(self.classes)), np.float32)
         return np.concatenate(out).astype(np.float32)

@@ -67,7 +67,10 @@ AREA_MARGIN = 64  # working pixels searched around a tray area: more than a larg
 EDGE_ALONG = 0.6
 EDGE_ACROSS = 0.0
 SURE = 0.9  # the session says a reading at or above this without asking
-LEVELS = (1.0, 0.5, 0.25)  # image sizes read when the die size is not calibrated
+# image sizes read when the die size is not calibrated: half and a quarter for dice too large
+# for the candidate sizes (close-ups). (Twice the size too, for crowds of tiny dice, was
+# measured and not kept: docs/vision.md)
+LEVELS = (1.0, 0.5, 0.25)
 MIN_LEVEL_SIDE = 64  # a smaller copy than this is not read
 _DIRECTIONS = np.array([(1.0, 0.0), (0.7071, 0.7071), (0.0, 1.0), (-0.7071, 0.7071)])
 
@@ -379,6 +382,35 @@ class DiceReader:
         why = unreadable(image)
         if why:
             raise ValueError(f"the picture cannot be read: {why}")
+        working = self.working(image)
+        if working is None:
+            return []
+        work, factor, left, top = working
+        # uncalibrated, the die size is not known: the working image is read again at half
+        # and a quarter size, for dice too large for the candidate sizes (a close-up), and
+        # the readings of all sizes merged (the surest of overlapping ones wins)
+        levels = (1.0,) if self.scale is not None else self.levels
+        kept: list[Die] = []
+        for level in levels:
+            if level == 1.0:
+                found = self._read_work(work, factor, left, top)
+            else:
+                lw, lh = round(work.shape[1] * level), round(work.shape[0] * level)
+                if min(lw, lh) < MIN_LEVEL_SIDE:
+                    continue
+                small = cv2.resize(work, (lw, lh), interpolation=level_mode(level))
+                found = [Die(d.value, d.x / level, d.y / level, d.size / level,
+                             d.confidence, d.pips)
+                         for d in self._read_work(small, factor * level, left, top)]
+            kept.extend(found)
+        kept = merge_levels(kept) if len(levels) > 1 else kept
+        # back to input pixels; size reported as the die's side (about 1.2 x blob scale)
+        return [Die(d.value, d.x / factor + left, d.y / factor + top, d.size * 1.2 / factor,
+                    trusted(d.confidence, self.sure_from), d.pips) for d in kept]
+
+    def working(self, image: NDArray[Any]) -> tuple[NDArray[Any], float, int, int] | None:
+        """The working image (the tray area and a margin, at the working scale), its scale
+        and where it starts in ``image``; None when the area leaves too little to read."""
         factor = self.scale or self.work_size / max(image.shape[:2])
         if abs(factor - 1) <= 0.05:
             factor = 1.0
@@ -392,7 +424,7 @@ class DiceReader:
             right = min(image.shape[1], int(x1 + margin) + 1)
             bottom = min(image.shape[0], int(y1 + margin) + 1)
             if right - left < 32 or bottom - top < 32:
-                return []
+                return None
             image = image[top:bottom, left:right]
         h, w = image.shape[:2]
         work = image
@@ -400,27 +432,13 @@ class DiceReader:
             # a mild reduction is as good bilinear and five times cheaper than INTER_AREA
             mode = cv2.INTER_LINEAR if 0.75 <= factor < 1 else cv2.INTER_AREA
             work = cv2.resize(image, (round(w * factor), round(h * factor)), interpolation=mode)
-        # uncalibrated, the die size is not known: the working image is read again at half
-        # and a quarter size, for dice too large for the candidate sizes (a close-up), and
-        # the readings of all sizes merged (the surest of overlapping ones wins)
-        levels = (1.0,) if self.scale is not None else self.levels
-        kept: list[Die] = []
-        for level in levels:
-            if level == 1.0:
-                found = self._read_work(work, factor, left, top)
-            else:
-                lw, lh = round(work.shape[1] * level), round(work.shape[0] * level)
-                if min(lw, lh) < MIN_LEVEL_SIDE:
-                    continue
-                small = cv2.resize(work, (lw, lh), interpolation=cv2.INTER_AREA)
-                found = [Die(d.value, d.x / level, d.y / level, d.size / level,
-                             d.confidence, d.pips)
-                         for d in self._read_work(small, factor * level, left, top)]
-            kept.extend(found)
-        kept = merge_levels(kept) if len(levels) > 1 else kept
-        # back to input pixels; size reported as the die's side (about 1.2 x blob scale)
-        return [Die(d.value, d.x / factor + left, d.y / factor + top, d.size * 1.2 / factor,
-                    trusted(d.confidence, self.sure_from), d.pips) for d in kept]
+        return work, factor, left, top
+
+    def peaks(self, work: NDArray[Any], factor: float, left: int, top: int) -> list[Point]:
+        """The first pass's candidates on a working image (in its pixels) inside the area."""
+        step = self.candidate_step
+        return self._inside(self._first_peaks(distance_map(work, step), step), factor, left,
+                            top)
 
     def _read_work(self, work: NDArray[Any], factor: float, left: int, top: int
                    ) -> list[Die]:
@@ -604,6 +622,11 @@ def trusted(confidence: float, sure_from: float) -> float:
     if confidence < sure_from:
         return 0.5 + (confidence - 0.5) * (SURE - 0.5) / (sure_from - 0.5)
     return SURE + (confidence - sure_from) * (1 - SURE) / max(1e-9, 1 - sure_from)
+
+
+def level_mode(level: float) -> int:
+    """How a working image is resized to another level: averaged down, interpolated up."""
+    return cv2.INTER_AREA if level < 1 else cv2.INTER_LINEAR
 
 
 def merge_levels(dice: list[Die]) -> list[Die]:

@@ -134,3 +134,59 @@ def evaluate(reader: Reads, photos: list[Photo],
                 scores.setdefault(key, SetupScore()).add(one)
     order = [*SETUPS, *GROUPS, "all"]
     return {k: scores[k] for k in sorted(scores, key=order.index)}
+
+
+def shown_photos(photos: list[Photo], dice: int) -> list[Photo]:
+    """The photos a player would show `calibrate dice` to learn their dice: spread over the
+    set-up (every n-th), at least three, until ``dice`` dice are in them."""
+    total = sum(len(p.dice) for p in photos)
+    count = max(3, round(len(photos) * dice / max(1, total)))
+    shown: list[Photo] = []
+    for i in range(count):
+        shown.append(photos[i * len(photos) // count])
+        if sum(len(p.dice) for p in shown) >= dice and len(shown) >= 3:
+            break
+    return shown
+
+
+def learn_and_evaluate(reader: Any, photos: list[Photo], dice: int
+                       ) -> tuple[dict[str, SetupScore], dict[str, SetupScore], dict[str, Any]]:
+    """`calibrate dice` learning the players' dice, measured: a few photos of the set-up
+    (shown_photos) are read at their labelled scale, the readings matched to the labels give
+    the values a player would confirm (a reading with no die under it: "not a die"; a die
+    the reader missed cannot be confirmed), the reader learns from them (vision/dice_learn.py)
+    and reads the set-up's other photos at their labelled scale. Their scores before and
+    after learning, and what was learned (in words, with the shown dice read right before
+    and after)."""
+    from vision.dice_learn import Throw, describe, learn, use
+
+    shown = shown_photos(photos, dice)
+    throws: list[Throw] = []
+    before = 0
+    for photo in shown:
+        reader.calibrate(labelled_scale(photo))
+        image = imread(photo.path)
+        readings = reader.read(image)
+        confirmed = []
+        for die in readings:
+            near = [label for label in photo.dice
+                    if np.hypot(die.x - label.centre[0], die.y - label.centre[1])
+                    < 0.5 * label.size]
+            value = near[0].value if near else 0
+            before += int(value == die.value and value > 0)
+            confirmed.append((die.x, die.y, value))
+        throws.append(Throw(image, confirmed, reader.scale))
+    rest = [p for p in photos if p not in shown]
+    plain = evaluate(reader, rest, reader.calibrate)
+    net = reader.net
+    learned = learn(reader, throws)
+    use(reader, learned)
+    after = 0
+    for photo, throw in zip(shown, throws, strict=True):
+        reader.calibrate(labelled_scale(photo))
+        after += score_photo(photo, reader.read(throw.image)).correct
+    words = describe(learned, float(np.median([labelled_scale(p) for p in shown])), before,
+                     after)
+    scores = evaluate(reader, rest, reader.calibrate)
+    reader.net, reader.scale = net, None
+    return plain, scores, {"shown_photos": len(shown), "shown_dice": learned.dice, "said": words}

@@ -154,9 +154,26 @@ class RestDetector:
         self._moved = False
         # readings that disagree now and then lower the confidence (the session then asks)
         confidence = float(min(d.confidence for d in reading.dice)) * share
-        doubted = tuple(d.value for d in reading.dice if d.confidence < CONFIRM_BELOW)
         return [DiceSeen(source=self.source, confidence=confidence, values=reading.values,
-                         unsure=doubted)]
+                         unsure=self._doubted(reading, confidence))]
+
+    def _doubted(self, reading: Reading, confidence: float) -> tuple[int, ...]:
+        """The values the session names when it asks, the most likely wrong first: the dice
+        read less surely than CONFIRM_BELOW, least sure first; when each was sure but the
+        readings disagreed, the die that agreed least with the recent readings at its place
+        (a die flickering between two values), not none."""
+        doubted = sorted((d for d in reading.dice if d.confidence < CONFIRM_BELOW),
+                         key=lambda d: d.confidence)
+        if doubted or confidence >= CONFIRM_BELOW:
+            return tuple(d.value for d in doubted)
+
+        def agreed(die: Die) -> int:
+            return sum(1 for r in self._recent if any(
+                b.value == die.value and np.hypot(die.x - b.x, die.y - b.y) <= 0.35 * die.size
+                for b in r.dice))
+
+        least = min(reading.dice, key=lambda d: (agreed(d), d.confidence))
+        return (least.value,)
 
     def _unreadable_sentence(self, unsure: list[Die], dice: tuple[Die, ...]) -> str:
         """Why the throw is refused. A die can stand cocked only leaning on something: another

@@ -218,6 +218,28 @@ class CameraSource:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
+    def _use_learned(self, reader: Any, calibration: dict[str, Any]) -> None:
+        """The layer calibrate dice learned for the players' dice, when it was learned on
+        this model; otherwise the shipped one, and a sentence saying why (once)."""
+        from vision.dice_learn import Learned, fingerprint, use
+
+        stored = calibration.get("learned")
+        if not isinstance(stored, dict):
+            return
+        fc = reader.net.params["fc"]
+        try:
+            learned = Learned.from_json(stored, (fc.shape[0], fc.shape[1] - 1))
+        except (KeyError, TypeError, ValueError):
+            learned = None
+        if learned is None or learned.model != fingerprint(reader):
+            why = "is damaged" if learned is None else "was learned on another dice model"
+            self.problem = self.problem or (
+                f"What calibrate dice learned of your dice in {CALIBRATION_FILE} {why}: I "
+                "read them with the general model. Run companion calibrate dice again and "
+                "type learn to teach me your dice.")
+            return
+        use(reader, learned)
+
     def _read_with_preview(self, read: Callable[[NDArray[Any]], Any]
                            ) -> Callable[[NDArray[Any]], Any]:
         return self.preview.wrap(read) if self.preview is not None else read
@@ -235,6 +257,7 @@ class CameraSource:
                 reader.area = area
             if die_size:
                 reader.calibrate(die_size)
+                self._use_learned(reader, calibration)
             if area is not None:  # the floor's outline: dice outside it are not reported
                 reader.floor = fit_outline(calibration, width, height)
             detector = RestDetector(self._read_with_preview(reader.read), source=self.name,

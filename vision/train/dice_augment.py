@@ -164,3 +164,45 @@ def texture(rng: np.random.Generator, side: int) -> Image:
     if rng.random() < 0.3:
         img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.5, 1.5))
     return img
+
+
+def degrade(patch: Image, rng: np.random.Generator) -> Image:
+    """A die crop as a worse camera or another angle shows it: squeezed along one direction
+    and sheared (a die seen at an angle, on paper), seen at a lower resolution and enlarged
+    again (a die of 12 to 20 pixels, read at a calibrated scale or a doubled image size),
+    a light gradient or vignette across it, motion blur, JPEG blocks."""
+    out: Image = patch
+    side = patch.shape[0]
+    centre = ((side - 1) / 2, (side - 1) / 2)
+    if rng.random() < 0.5:  # perspective, to first order: a squeeze along a random direction
+        angle = rng.uniform(0, np.pi)
+        rot = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+        squeeze = np.diag([1.0, rng.uniform(0.65, 1.0)])
+        shear = np.array([[1.0, rng.uniform(-0.15, 0.15)], [0.0, 1.0]])
+        a = rot @ squeeze @ rot.T @ shear
+        m = np.hstack([a, (np.array(centre) - a @ np.array(centre))[:, None]])
+        out = cv2.warpAffine(out, m, (side, side), flags=cv2.INTER_LINEAR,
+                             borderMode=cv2.BORDER_REFLECT)
+    if rng.random() < 0.35:  # fewer pixels on the die, enlarged again
+        small = max(8, round(side / rng.uniform(1.5, 3.5)))
+        out = cv2.resize(cv2.resize(out, (small, small), interpolation=cv2.INTER_AREA),
+                         (side, side), interpolation=cv2.INTER_LINEAR)
+    if rng.random() < 0.3:  # light falling off across the crop (a vignette, a lamp aside)
+        yy, xx = (np.indices((side, side)) - (side - 1) / 2) / side
+        angle = rng.uniform(0, 2 * np.pi)
+        ramp = 1 + rng.uniform(0.1, 0.5) * (xx * np.cos(angle) + yy * np.sin(angle))
+        out = np.clip(out * ramp[..., None], 0, 255).astype(np.uint8)
+    if rng.random() < 0.15:  # motion blur along a random direction
+        k = int(rng.integers(3, 7))
+        line: Image = np.zeros((k, k), np.float32)
+        line[k // 2] = 1.0 / k
+        kernel: Image = cv2.warpAffine(line, cv2.getRotationMatrix2D(
+            ((k - 1) / 2, (k - 1) / 2), rng.uniform(0, 180), 1.0), (k, k))
+        out = cv2.filter2D(out, -1, kernel / max(float(kernel.sum()), 1e-6))
+    if rng.random() < 0.3:
+        ok, data = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY,
+                                              int(rng.integers(25, 80))])
+        decoded = cv2.imdecode(data, cv2.IMREAD_COLOR) if ok else None
+        if decoded is not None:
+            out = decoded
+    return np.ascontiguousarray(out)

@@ -42,13 +42,15 @@ SURE_ERRORS = 1 / 200  # the most wrong readings among those said without asking
 LEFT_OUT = ("close-up", "paper")  # the base network learned from the tray photos: not these
 
 
-def score(reader: DiceReader, setup: str, calibrated: bool) -> dict[str, object]:
-    """The left-out set-up's figures and its readings' (confidence, right) pairs."""
+def score(reader: DiceReader, setup: str, calibrated: bool, every: int = 1
+          ) -> dict[str, object]:
+    """The left-out set-up's figures and its readings' (confidence, right) pairs (on every
+    n-th photo: ``every``)."""
     from vision.dice_setups import SetupScore, group_of
 
     totals: dict[str, SetupScore] = {}
     readings: list[tuple[float, bool]] = []
-    for photo in photos_of(setup):
+    for photo in photos_of(setup)[::every]:
         if calibrated:
             reader.calibrate(labelled_scale(photo))
         dice = reader.read(imread(photo.path))
@@ -84,12 +86,19 @@ def train_fold(setup: str, out: Path, epochs: int) -> None:
     train_dice.save(reader, out / f"without-{setup}.npz")
 
 
-def score_saved(setup: str, out: Path, calibrated: bool = False) -> None:
+def score_saved(setup: str, out: Path, calibrated: bool = False, every: int = 1,
+                modes: tuple[str, ...] = ("plain", "calibrated"), levels: str = "") -> None:
     reader = DiceReader.load(out / f"without-{setup}.npz")
-    result = {"plain": score(reader, setup, False)}
-    if calibrated:
-        result["calibrated"] = score(reader, setup, True)
-    (out / f"without-{setup}.json").write_text(json.dumps(result))
+    if levels:
+        reader.levels = tuple(float(v) for v in levels.split(","))
+    result = {}
+    if "plain" in modes:
+        result["plain"] = score(reader, setup, False, every)
+    if calibrated and "calibrated" in modes:
+        result["calibrated"] = score(reader, setup, True, every)
+    name = f"without-{setup}" + ("" if modes == ("plain", "calibrated") else f"-{modes[0]}")
+    name += f"-levels-{levels}" if levels else ""
+    (out / f"{name}.json").write_text(json.dumps(result))
     report(setup, result)
 
 
@@ -115,6 +124,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=Path("loso-dice"))
     parser.add_argument("--epochs", type=int, default=0)
     parser.add_argument("--score", action="store_true", help="score the saved models again")
+    parser.add_argument("--every", type=int, default=1,
+                        help="score every n-th photo of the left-out set-up (a shared machine)")
+    parser.add_argument("--levels", help="image sizes read uncalibrated, e.g. 1,0.5,0.25 "
+                        "(default: the model file's)")
+    parser.add_argument("--only", choices=("plain", "calibrated"),
+                        help="score only uncalibrated or only calibrated reading")
     parser.add_argument("--sure", action="store_true",
                         help="choose the sure bar per set-up on the others' readings")
     args = parser.parse_args(argv)
@@ -124,10 +139,13 @@ def main(argv: list[str] | None = None) -> int:
             continue
         if not args.score:
             train_fold(setup, args.out, args.epochs)
-        score_saved(setup, args.out, args.calibrated)
+        score_saved(setup, args.out, args.calibrated, args.every,
+                    (args.only,) if args.only else ("plain", "calibrated"), args.levels or "")
     if args.sure:
-        results: dict[str, Any] = {s: json.loads((args.out / f"without-{s}.json").read_text())
-                   for s in SETUPS if (args.out / f"without-{s}.json").is_file()}
+        results: dict[str, Any] = {}
+        for s in SETUPS:  # a set-up's readings, whole or scored in parts (--only)
+            for path in sorted(args.out.glob(f"without-{s}*.json")):
+                results.setdefault(s, {}).update(json.loads(path.read_text()))
         for setup, result in results.items():
             others = [tuple(r) for s, other in results.items() if s != setup
                       for mode in other.values() for r in mode["readings"]]

@@ -26,13 +26,21 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.dice import LEVELS, MIN_LEVEL_SIDE, MODEL_PATH, DiceReader, find_peaks, offsets
+from vision.dice import (
+    LEVELS,
+    MIN_LEVEL_SIDE,
+    MODEL_PATH,
+    DiceReader,
+    find_peaks,
+    level_mode,
+    offsets,
+)
 from vision.dice_eval import evaluate
 from vision.dice_features import CROP, NET_SIDE, SCALES, WORK_SIZE, crop, net_inputs
 from vision.dice_photos import Photo, imread, photos_in
 from vision.dice_setups import SETUPS, photos_of
 from vision.pips import count_pips
-from vision.train.dice_augment import recolour, texture
+from vision.train.dice_augment import degrade, recolour, texture
 from vision.train.torch_fit import fit
 
 POSITIVE_RADIUS = 0.25  # candidate within this fraction of the die's size: a sample of it
@@ -49,7 +57,11 @@ POS_AUGMENT = 1  # copies of each positive (24 when one photo set of 1,059 dice 
 NEG_AUGMENT = 1
 NEG_CAP = 8  # the most "none" candidates taken from one photo at one image size
 RECOLOUR = 0.6  # share of the crops shown in other colours (dice_augment.recolour)
-TEXTURES = 2000  # made-up texture crops (dice_augment.texture), "none"
+# crops are taken at the image sizes the reader reads uncalibrated, and at twice the size:
+# the crowds' dice of 12 to 30 pixels, enlarged, as a calibrated reader sees them
+TRAIN_LEVELS = (*LEVELS, 2.0)
+DEGRADE = 0.5  # share squeezed, sheared, at a lower resolution, JPEG (dice_augment.degrade)
+TEXTURES = 4000  # made-up texture crops (dice_augment.texture), "none"
 EPOCHS = 2
 # The network is fine-tuned from the model trained on the tray photos' train split alone
 # (the recipe before 2026-11-24, 24 copies of each die, 6 epochs: vision/models/
@@ -57,7 +69,9 @@ EPOCHS = 2
 # fit in the CPU time there was (a shared machine gave about a quarter of a core)
 BASE_PATH = MODEL_PATH.parent / "dice-tray.npz"
 FINE_TUNE_LR = 1e-3
-EVERY = {"tray": 2, "close-up": 2, "paper": 1}  # every n-th photo of each set-up is used
+FINE_TUNE = True
+SCRATCH_LR = 3e-3
+EVERY = {"tray": 2, "close-up": 3, "paper": 1}  # every n-th photo of each set-up is used
 WIDTHS = (24, 48, 48)
 # grey level and colour distance from the face, plus a* and b*: red pips on a dark die hardly
 # show in the first two. Cross-validated on the train photos (vision/train/cv_dice.py):
@@ -77,7 +91,7 @@ CANDIDATE_STEP = 1
 # The raw confidence from which a reading is said without asking: chosen on the leave-one-
 # set-up-out readings (vision/train/loso_dice.py --sure), the least of 0.9 ... 0.998 under
 # which at most 1 in 200 of the readings above it was wrong
-SURE_FROM = 0.995
+SURE_FROM = 0.998
 
 
 def crops(photos: list[Photo], rng: np.random.Generator,
@@ -98,11 +112,11 @@ def crops(photos: list[Photo], rng: np.random.Generator,
         work = image if factor == 1.0 else cv2.resize(
             image, (round(image.shape[1] * factor), round(image.shape[0] * factor)),
             interpolation=cv2.INTER_AREA)
-        for level in LEVELS:
+        for level in TRAIN_LEVELS:
             f = factor * level
             img = work if level == 1.0 else cv2.resize(
                 work, (round(work.shape[1] * level), round(work.shape[0] * level)),
-                interpolation=cv2.INTER_AREA)
+                interpolation=level_mode(level))
             if min(img.shape[:2]) < MIN_LEVEL_SIDE:
                 continue
             centres = np.array([d.centre for d in photo.dice]) * f
@@ -138,6 +152,8 @@ def crops(photos: list[Photo], rng: np.random.Generator,
                                  flip=bool(rng.integers(2)))
                     if rng.random() < RECOLOUR:
                         patch = recolour(patch, rng)
+                    if rng.random() < DEGRADE:
+                        patch = degrade(patch, rng)
                     xs.append(patch)
                     ys.append(label)
     for _ in range(TEXTURES):
@@ -170,9 +186,9 @@ def train(photos: list[Photo], channels: int = 4, epochs: int = 0, log: bool = T
     if log:
         print(f"{len(x)} training crops, per class {np.bincount(y).tolist()}", flush=True)
     classes = ("none", "1", "2", "3", "4", "5", "6")
-    base = DiceReader.load(BASE_PATH).net
+    base = DiceReader.load(BASE_PATH).net if FINE_TUNE else None
     net = fit(x, y, WIDTHS, classes, epochs=epochs or EPOCHS, log=log, init=base,
-              max_lr=FINE_TUNE_LR)
+              max_lr=FINE_TUNE_LR if FINE_TUNE else SCRATCH_LR)
     del x
     reader = DiceReader(net, pips=pip_confusion(photos), accept=ACCEPT)
     reader.pip_weight = PIP_WEIGHT
