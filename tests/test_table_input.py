@@ -76,7 +76,7 @@ def test_crazy_eights_an_eight_alone_then_the_suit_named():
     assert recorder.texts[-1] == "Blue calls spades."
     assert session.state.called == "S"  # type: ignore[attr-defined]
     refused(session, "3H", "The three of hearts cannot go on the pile: spades were called. An"
-                           " eight goes on anything")
+                           " eight goes on anything.")
 
 
 def test_crazy_eights_a_card_reader_eight_asks_for_the_suit():
@@ -299,7 +299,7 @@ def test_dominoes_never_asks_left_or_right_when_both_ends_are_alike():
     assert recorder.texts[-2] == "Blue plays six-four on a six; the ends are six and four."
     accepted(session, "4-4")
     accepted(session, "4-2")
-    refused(session, "6-2", "The six-two fits on six and on two: say play 6-2 on 6 or on 2")
+    refused(session, "6-2", "The six-two fits on six and on two: say play 6-2 on 6 or on 2.")
     accepted(session, "6-2 on 6")
     assert recorder.texts[-2] == "Red plays six-two on the left; the ends are two and two."
 
