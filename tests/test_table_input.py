@@ -348,6 +348,7 @@ def test_cribbage_skunk_and_double_skunk_by_the_acc_reading():
     events = []
     assert state._check_win(events)
     assert events[-1].detail == "Red 121, Blue 60. A lurch: Blue did not reach 61."
+    assert state.games[-1]["points"] == 4  # a lurch is two games
 
 
 def test_cribbage_match_play_best_of_three_with_game_points():
@@ -355,15 +356,16 @@ def test_cribbage_match_play_best_of_three_with_game_points():
     play_to(session, lambda s: s.game_number == 2)
     won = [t for t in recorder.texts if " game 1" in t]
     assert len(won) == 1 and won[0] in (
-        "Red wins game 1: one game point. Match, best of 3: Red 1, Blue 0 game points; 2 win.",
-        "Blue wins game 1: one game point. Match, best of 3: Red 0, Blue 1 game points; 2 win.")
+        "Red wins game 1: two game points. Match, best of 3: Red 2, Blue 0 game points; 4 win.",
+        "Blue wins game 1: two game points. Match, best of 3: Red 0, Blue 2 game points; 4"
+        " win.")
     state = session.state
     assert not state.is_terminal() and state.side_scores == [0, 0]  # type: ignore[attr-defined]
     loser = 1 - state.games[0]["winner"]  # type: ignore[attr-defined]
     assert state.dealer == loser  # type: ignore[attr-defined]
     assert "Game 2. Match, best of 3:" in session.command("status").text
     play_to(session, lambda s: s.is_terminal())
-    assert max(state.match_points) == 2  # type: ignore[attr-defined]
+    assert max(state.match_points) == 4  # type: ignore[attr-defined]
     assert len(state.games) in (2, 3)  # type: ignore[attr-defined]
     assert recorder.texts[-1].startswith(("Red wins the game!", "Blue wins the game!"))
     assert "Match, best of 3:" in recorder.texts[-1]
