@@ -76,7 +76,7 @@ def test_crazy_eights_an_eight_alone_then_the_suit_named():
     assert recorder.texts[-1] == "Blue calls spades."
     assert session.state.called == "S"  # type: ignore[attr-defined]
     refused(session, "3H", "The three of hearts cannot go on the pile: spades were called. An"
-                           " eight goes on anything")
+                           " eight goes on anything.")
 
 
 def test_crazy_eights_a_card_reader_eight_asks_for_the_suit():
@@ -299,7 +299,7 @@ def test_dominoes_never_asks_left_or_right_when_both_ends_are_alike():
     assert recorder.texts[-2] == "Blue plays six-four on a six; the ends are six and four."
     accepted(session, "4-4")
     accepted(session, "4-2")
-    refused(session, "6-2", "The six-two fits on six and on two: say play 6-2 on 6 or on 2")
+    refused(session, "6-2", "The six-two fits on six and on two: say play 6-2 on 6 or on 2.")
     accepted(session, "6-2 on 6")
     assert recorder.texts[-2] == "Red plays six-two on the left; the ends are two and two."
 
@@ -348,6 +348,7 @@ def test_cribbage_skunk_and_double_skunk_by_the_acc_reading():
     events = []
     assert state._check_win(events)
     assert events[-1].detail == "Red 121, Blue 60. A lurch: Blue did not reach 61."
+    assert state.games[-1]["points"] == 4  # a lurch is two games
 
 
 def test_cribbage_match_play_best_of_three_with_game_points():
@@ -355,15 +356,16 @@ def test_cribbage_match_play_best_of_three_with_game_points():
     play_to(session, lambda s: s.game_number == 2)
     won = [t for t in recorder.texts if " game 1" in t]
     assert len(won) == 1 and won[0] in (
-        "Red wins game 1: one game point. Match, best of 3: Red 1, Blue 0 game points; 2 win.",
-        "Blue wins game 1: one game point. Match, best of 3: Red 0, Blue 1 game points; 2 win.")
+        "Red wins game 1: two game points. Match, best of 3: Red 2, Blue 0 game points; 4 win.",
+        "Blue wins game 1: two game points. Match, best of 3: Red 0, Blue 2 game points; 4"
+        " win.")
     state = session.state
     assert not state.is_terminal() and state.side_scores == [0, 0]  # type: ignore[attr-defined]
     loser = 1 - state.games[0]["winner"]  # type: ignore[attr-defined]
     assert state.dealer == loser  # type: ignore[attr-defined]
     assert "Game 2. Match, best of 3:" in session.command("status").text
     play_to(session, lambda s: s.is_terminal())
-    assert max(state.match_points) == 2  # type: ignore[attr-defined]
+    assert max(state.match_points) == 4  # type: ignore[attr-defined]
     assert len(state.games) in (2, 3)  # type: ignore[attr-defined]
     assert recorder.texts[-1].startswith(("Red wins the game!", "Blue wins the game!"))
     assert "Match, best of 3:" in recorder.texts[-1]

@@ -380,7 +380,7 @@ class CrazyEightsState(State):
             need = (f"{SUIT_NAMES[self.called]} were called" if rank(top) == 8 and self.called
                     else f"it matches neither the rank nor the suit of the {card_name(top)}")
             raise IllegalAction(f"The {card_name(c)} cannot go on the pile: {need}. An eight"
-                                " goes on anything")
+                                " goes on anything.")
         # Validated: the state changes from here on.
         events: list[Event] = []
         if not self.read:

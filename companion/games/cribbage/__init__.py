@@ -85,8 +85,8 @@ class Cribbage(Game):
             Option("skunk", "acc", "acc: a skunk when the loser is short of 91 (31 in a game"
                    " to 61), a double skunk short of 61; lurch: Hoyle's lurch only, the loser"
                    " short of half way; none", ("acc", "lurch", "none")),
-            Option("match", 1, "best of N games; a game is worth one game point, a skunk or"
-                   " lurch two, a double skunk four"),
+            Option("match", 1, "best of N games, in game points (ACC): a win 2, a skunk or"
+                   " double skunk 3, a lurch 4; more than half of N wins' points win"),
         ),
         house_rules=HOUSE_RULES,
     )

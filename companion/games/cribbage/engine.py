@@ -168,6 +168,7 @@ _CARDS = {str(c): c for c in FULL_DECK}
 
 # --------------------------------------------------------------------------- state
 
+WIN_POINTS, SKUNK_POINTS = 2, 3  # game points of a match (ACC)
 DEAL, DISCARD, STARTER, PLAY, SHOW, CRIB, OVER = (
     "deal", "discard", "starter", "play", "show", "crib", "over",
 )
@@ -783,16 +784,16 @@ class CribbageState(State):
                     return True
                 self.winner_side = side
                 self.phase = OVER
-                if self.match_target() > 1:
+                if int(self.game.options["match"]) > 1:
                     detail += f" {self._match_words()}"
                 events.append(GameOver(self.sides[side], detail))
                 return True
         return False
 
     def match_target(self) -> int:
-        """Game points that win: best of N is won with more than half of N."""
-        games = int(self.game.options["match"])
-        return games // 2 + 1 if games > 1 else 1
+        """Game points that win: best of N is won with the points of more than half of N
+        plain wins (two game points each, as the club standings count them)."""
+        return (int(self.game.options["match"]) // 2 + 1) * WIN_POINTS
 
     def _skunk_lines(self) -> tuple[int, int]:
         """The scores a loser must reach to escape a skunk and a double skunk (0: none)."""
@@ -805,14 +806,17 @@ class CribbageState(State):
 
     def _game_worth(self, side: int) -> tuple[int, str]:
         """Game points for the winner of a game, and "", "skunk", "double skunk" or
-        "lurch": measured against the best of the losers."""
+        "lurch", measured against the best of the losers: ACC, a win 2 and a skunk 3 (a
+        double skunk too, as companion/club/standings.py counts them); a lurch is two games."""
         best = max(v for s, v in enumerate(self.side_scores) if s != side)
         skunk, double = self._skunk_lines()
         if double and best < double:
-            return 4, "double skunk"
+            return SKUNK_POINTS, "double skunk"
         if skunk and best < skunk:
-            return 2, "lurch" if self.game.options["skunk"] == "lurch" else "skunk"
-        return 1, ""
+            if self.game.options["skunk"] == "lurch":
+                return 2 * WIN_POINTS, "lurch"
+            return SKUNK_POINTS, "skunk"
+        return WIN_POINTS, ""
 
     def _match_words(self) -> str:
         names = self.game.players
@@ -849,7 +853,7 @@ class CribbageState(State):
             for s, v in zip(self.sides, self.side_scores, strict=True)
         ]
         text = f"{', '.join(parts)}; playing to {self.target}."
-        if self.match_target() > 1:
+        if int(self.game.options["match"]) > 1:
             text += f" Game {self.game_number}. {self._match_words()}"
         if self.phase != OVER:
             after = names[(self.dealer + 1) % self.n]

@@ -55,7 +55,7 @@ class GameWon(Event):
 
     def describe(self, names: Sequence[str]) -> str:
         how = f" with a {self.kind}" if self.kind else ""
-        worth = "one game point" if self.points == 1 else f"{self.points} game points"
+        worth = f"{number_words(self.points)} game points"
         return (f"{side_name(names, self.side)} {'wins' if len(self.side) == 1 else 'win'}"
                 f" game {self.number}{how}: {worth}. {self.match}")
 

@@ -105,6 +105,9 @@ class Cross(Action):
 # --------------------------------------------------------------------------- events
 
 
+DICE_WORDS = {1: "one die", 2: "two dice", 3: "three dice", 4: "four dice", 5: "five dice"}
+
+
 def dice_words(dice: Sequence[int]) -> str:
     return " ".join(str(d) for d in dice)
 
@@ -216,7 +219,7 @@ class DiceGame(Game):
         assert isinstance(state, DiceState)
         words = text.lower().replace(",", " ").split()
         if not words:
-            raise IllegalAction("Say keep, fill or cross")
+            raise IllegalAction("Say keep, fill or cross.")
         verb, rest = words[0], words[1:]
         player = state.turn
         try:
@@ -357,7 +360,7 @@ class DiceState(State):
             if request is None:
                 raise IllegalAction(
                     f"No throw is expected now: {self.game.players[self.turn]} keeps dice,"
-                    " fills or crosses out a box"
+                    " fills or crosses out a box."
                 )
             request.check(action)
             return self._throw(action.values)
@@ -366,9 +369,9 @@ class DiceState(State):
             raise IllegalAction(f"{action} means nothing in Dice")
         player = getattr(action, "player", None)
         if player != self.turn:
-            raise IllegalAction(f"It is {self.game.players[self.turn]}'s turn, not theirs")
+            raise IllegalAction(f"It is {self.game.players[self.turn]}'s turn, not theirs.")
         if self.awaiting_throw:
-            raise IllegalAction(f"Throw {5 - len(self.kept)} dice first")
+            raise IllegalAction(f"Throw {DICE_WORDS[5 - len(self.kept)]} first.")
         return handler(self, action)
 
     def _throw(self, values: tuple[int, ...]) -> list[Event]:
@@ -381,14 +384,14 @@ class DiceState(State):
 
     def _keep(self, action: Keep) -> list[Event]:
         if self.throws >= THROWS_PER_TURN:
-            raise IllegalAction("That was the third throw: fill or cross out a box")
+            raise IllegalAction("That was the third throw: fill or cross out a box.")
         if len(action.dice) >= 5:
-            raise IllegalAction("Keeping all five dice throws nothing: fill or cross out a box")
+            raise IllegalAction("Keeping all five dice throws nothing: fill or cross out a box.")
         missing = Counter(action.dice) - Counter(self.dice)
         if missing:
             raise IllegalAction(
                 f"You cannot keep {dice_words(sorted(missing.elements()))}: the dice are"
-                f" {dice_words(self.dice)}"
+                f" {dice_words(self.dice)}."
             )
         self.kept = tuple(action.dice)
         self.dice = ()
@@ -397,11 +400,11 @@ class DiceState(State):
 
     def _check_open(self, box: str) -> None:
         if box not in BOXES:
-            raise IllegalAction(f"{box!r} is not a box on the score form")
+            raise IllegalAction(f"{box} is not a box on the score form.")
         if box in self.crossed[self.turn]:
-            raise IllegalAction(f"{SPOKEN[box]} is crossed out and stays crossed")
+            raise IllegalAction(f"{SPOKEN[box].capitalize()} is crossed out and stays crossed.")
         if box in self.filled[self.turn]:
-            raise IllegalAction(f"{SPOKEN[box]} is already filled")
+            raise IllegalAction(f"{SPOKEN[box].capitalize()} is already filled.")
 
     def _fill(self, action: Fill) -> list[Event]:
         self._check_open(action.box)
@@ -409,7 +412,7 @@ class DiceState(State):
         if points == 0:
             raise IllegalAction(
                 f"{dice_words(self.dice)} scores nothing in {SPOKEN[action.box]}:"
-                " cross a box out instead"
+                " cross a box out instead."
             )
         p = self.turn
         before = self.upper_total(p)

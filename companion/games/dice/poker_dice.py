@@ -284,7 +284,7 @@ class PokerDiceState(State):
             if request is None:
                 raise IllegalAction(
                     f"No throw is expected now: {self.game.players[self.turn]} stands or"
-                    " throws one to three dice again")
+                    " throws one to three dice again.")
             request.check(action)
             faces = tuple(face_of_pips(v) for v in action.values)
             if self.phase == "throw":
@@ -297,21 +297,21 @@ class PokerDiceState(State):
             self.dice = tuple(sorted(list(kept.elements()) + list(faces)))
             return self._finish_player()
         if not isinstance(action, Stand | Redraw):
-            raise IllegalAction(f"{action} means nothing in Poker Dice")
+            raise IllegalAction(f"{action} means nothing in Poker Dice.")
         if self.phase != "decide":
-            raise IllegalAction(f"{self.game.players[self.turn]} must throw first")
+            raise IllegalAction(f"{self.game.players[self.turn]} must throw first.")
         if action.player != self.turn:
-            raise IllegalAction(f"It is {self.game.players[self.turn]}'s turn")
+            raise IllegalAction(f"It is {self.game.players[self.turn]}'s turn.")
         if isinstance(action, Stand):
             stood = Stood(self.turn, self.dice, self.hand_of(self.dice).describe())
             return [stood, *self._finish_player()]
         if not 1 <= len(action.dice) <= 3:
-            raise IllegalAction("Throw one, two or three dice again, or stand")
+            raise IllegalAction("Throw one, two or three dice again, or stand.")
         missing = Counter(action.dice) - Counter(self.dice)
         if missing:
             raise IllegalAction(
                 f"There is no {labels(sorted(missing.elements()))} to throw again:"
-                f" the dice are {labels(self.dice)}")
+                f" the dice are {labels(self.dice)}.")
         self.redraw = tuple(sorted(action.dice))
         self.phase = "redraw"
         return [Redrawing(self.turn, self.redraw)]

@@ -114,7 +114,7 @@ class DominoGame(Game):
             if state.current_player() == CHANCE:
                 return Draw(tile)
             if state.phase == OPENING and not state.read and who is None:
-                raise IllegalAction(f"Who sets it? Say: play {tile} and the player's name")
+                raise IllegalAction(f"Who sets it? Say: play {tile} and the player's name.")
             return Play(seat(player), tile, " ".join(args[1:]))
         if verb in ("draw", "pick", "take"):
             if state.current_player() == CHANCE:
@@ -165,7 +165,7 @@ class DominoGame(Game):
             if state.phase == OPENING and not state.read:
                 who = player_index(self.players, observation.player)
                 if who is None:
-                    raise IllegalAction(f"Who sets it? Say: play {tile} and the player's name")
+                    raise IllegalAction(f"Who sets it? Say: play {tile} and the player's name.")
                 return Play(who, tile)
             if state.phase == PLAY:
                 return Play(state.turn, tile)

@@ -412,9 +412,9 @@ class DominoState(State):
                 # Named by number, which cannot be mirrored as left and right can.
                 a, b = (self.ends[i].value for i in chosen)
                 raise IllegalAction(f"The {name} fits on {value_word(a)} and on {value_word(b)}:"
-                                    f" say play {tile} on {a} or on {b}")
+                                    f" say play {tile} on {a} or on {b}.")
             if len(chosen) > 1:
-                raise IllegalAction(f"The {name} fits both ends: say play {tile} left or right")
+                raise IllegalAction(f"The {name} fits both ends: say play {tile} left or right.")
             return chosen[0], f"the {(LEFT, RIGHT)[chosen[0]]}"
         values = {self.ends[i].value for i in places}
         if end:

@@ -349,7 +349,7 @@ class RummyState(State):
             if c in self.hands[p]:
                 known.append(c)
             elif c in self.seen():
-                raise IllegalAction(f"{name} cannot use the {card_name(c)}: {self.where(c)}")
+                raise IllegalAction(f"{name} cannot use the {card_name(c)}: {self.where(c)}.")
             elif self.read:
                 raise IllegalAction(f"{name} does not hold the {card_name(c)}")
             else:
@@ -409,7 +409,7 @@ class RummyState(State):
         c = normal_card(action.card)
         if c == self.taken:
             raise IllegalAction(f"The {card_name(c)} was taken from the discard pile this turn:"
-                                " discard a different card")
+                                " discard a different card.")
         known, hidden = self._from_hand(p, (c,))
         self._remove(p, (c,), known, hidden)
         self.discard.append(c)
