@@ -130,9 +130,9 @@ def test_other_index_decks_read_after_calibration(reader: CardReader, design: st
     after = measure(after_calibration.read, (design,), range(ART_TEST_SEED, ART_TEST_SEED + 15),
                     "normal")
     print(design, "before", before.summary(), "after", after.summary(), after.failures[:8])
-    # far below the issue's target (99.5% after calibration): the learned corners are matched
-    # only where clearly nearest (ratio test), which the scenes' light and tables seldom
-    # allow; on 15 scenes the French deck went from 13 to 14 of 31 (docs/vision.md)
+    # far below the issue's target (99.5% after calibration), mostly for cards the finder
+    # misses; on these 15 scenes the French deck went from 22 to 25 of 31 and the German one
+    # from 19 to 20, no sure reading wrong after (docs/vision.md)
     assert after.accuracy >= before.accuracy, after.summary()
     assert after.sure_wrong <= max(before.sure_wrong, 1), after.summary()
 
