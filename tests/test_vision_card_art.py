@@ -10,10 +10,11 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.cards import FULL_DECK, Card
+from companion.cards import Card
 from vision.card_art import HELD_OUT_DESIGNS, art_scene, load_deck
 from vision.cards import CardReader, balance
-from vision.cards_eval import ART_TEST_SEED, ArtScore, measure
+from vision.cards_eval import ART_TEST_SEED, ArtScore, calibrated, measure
+from vision.scenes import nearest_card
 
 # Floors against regressions, not figures tuned on, and far below the issue's target (99%
 # per card): on these 25 held-out scenes per light the reader read about 61% of the cards
@@ -81,21 +82,17 @@ def test_face_down_card_is_reported_not_read(reader: CardReader) -> None:
     assert score.sure_wrong == 0
 
 
-def _single_card_corners(reader: CardReader, design: str, seeds: int) -> tuple[
-        list[np.ndarray], list[str]]:
-    deck = [load_deck(design)]
-    feats: list[np.ndarray] = []
-    names: list[str] = []
-    for i, card in enumerate(FULL_DECK):
-        for k in range(seeds):
-            scene = art_scene(np.random.default_rng(8_000_000 + 50 * i + k), deck, cards=[card],
-                              light="normal", kind="felt", hand=0.0)
-            corners = reader.corners_of_single_card(scene.image)
-            if corners is not None:
-                feats += corners
-                names += [str(card)] * 2
-                break
-    return feats, names
+@pytest.mark.parametrize("seed", [6_100_000, 6_100_014, 6_100_027])
+def test_cards_joined_to_a_checked_cloths_white_checks_are_found(reader: CardReader,
+                                                                 seed: int) -> None:
+    # validation scenes (not the held-out seeds): the white checks beside a card join its
+    # outline, which no whiteness level parted; the reader found 1, 1 and 0 of these cards
+    scene = art_scene(np.random.default_rng(seed), [load_deck("anglo-poker")],
+                      kind="checked cloth", light="normal")
+    want = {i for i, placed in enumerate(scene.cards) if not placed.hidden}
+    quads = reader.faces(scene.image)[0]
+    assert len(want) >= 2
+    assert want <= {nearest_card(scene, q.mean(axis=0)) for q in quads}
 
 
 def test_calibrated_deck_never_raises_a_reading_the_model_disagrees_with(
@@ -125,25 +122,17 @@ def test_calibrated_deck_never_raises_a_reading_the_model_disagrees_with(
 
 @pytest.mark.parametrize("design", ["paris-french-index", "atlas-german-index"])
 def test_other_index_decks_read_after_calibration(reader: CardReader, design: str) -> None:
-    feats, names = _single_card_corners(reader, design, 3)
-    assert len(set(names)) >= 50
-    misread = set()
-    for i, card in enumerate(FULL_DECK):  # what calibrate cards records: the model's errors
-        scene = art_scene(np.random.default_rng(8_000_000 + 50 * i), [load_deck(design)],
-                          cards=[card], light="normal", kind="felt", hand=0.0)
-        seen = reader.read(scene.image).cards
-        if seen and seen[0].card != card:
-            misread.add(str(seen[0].card))
-    calibrated = CardReader(reader.rank_net, reader.suit_net)
-    calibrated.learn(np.array(feats), names, tuple(misread))
+    after_calibration = calibrated(reader, design)  # as calibrate cards does it
+    assert after_calibration.templates is not None
+    assert len(set(after_calibration.templates[2])) >= 50
     before = measure(reader.read, (design,), range(ART_TEST_SEED, ART_TEST_SEED + 15),
                      "normal")
-    after = measure(calibrated.read, (design,), range(ART_TEST_SEED, ART_TEST_SEED + 15),
+    after = measure(after_calibration.read, (design,), range(ART_TEST_SEED, ART_TEST_SEED + 15),
                     "normal")
     print(design, "before", before.summary(), "after", after.summary(), after.failures[:8])
-    # far below the issue's target (99.5% after calibration): the learned corners are matched
-    # only where clearly nearest (ratio test), which the scenes' light and tables seldom
-    # allow; on 15 scenes the French deck went from 13 to 14 of 31 (docs/vision.md)
+    # far below the issue's target (99.5% after calibration), mostly for cards the finder
+    # misses; on these 15 scenes the French deck went from 22 to 25 of 31 and the German one
+    # from 19 to 20, no sure reading wrong after (docs/vision.md)
     assert after.accuracy >= before.accuracy, after.summary()
     assert after.sure_wrong <= max(before.sure_wrong, 1), after.summary()
 

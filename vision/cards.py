@@ -40,8 +40,6 @@ from vision.picture import unreadable
 
 MODEL_PATH = Path(__file__).resolve().parent / "models" / "cards.npz"
 FACE_W, FACE_H = 200, 280
-CORNER = (0, 0, 44, 96)  # x0, y0, x1, y1 of the index in the upright face
-SUIT_AREA = (0, 36, 44, 84)  # x0, y0, x1, y1 of the index's suit symbol, within CORNER
 WORK_WIDTH = 960
 ASPECT = (1.15, 1.85)  # long side / short side of a card seen at an angle
 OVERLAP = "cards overlap or are fanned: spread them out"
@@ -188,7 +186,7 @@ def order_corners(quad: NDArray[Any]) -> NDArray[Any]:
     return q.astype(np.float32)
 
 
-def refine_quad(points: NDArray[Any], quad: NDArray[Any]) -> tuple[
+def refine_quad(points: NDArray[Any], quad: NDArray[Any], ends: float = 0.15) -> tuple[
         NDArray[Any], float]:
     """Fit a line to the outline points along each side (away from the rounded corners) and
     intersect neighbouring lines. Returns the corners and the worst side's mean distance of
@@ -203,12 +201,12 @@ def refine_quad(points: NDArray[Any], quad: NDArray[Any]) -> tuple[
         t = (points - a) @ ab / length**2
         normal = np.array([-ab[1], ab[0]]) / length
         dist = np.abs((points - a) @ normal)
-        near = (t > 0.15) & (t < 0.85) & (dist < 0.08 * size)
+        near = (t > ends) & (t < 1 - ends) & (dist < 0.08 * size)
         if near.sum() < 5:
             return quad, 1.0
         vx, vy, x0, y0 = cv2.fitLine(points[near], cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
         lines.append((np.array([x0, y0]), np.array([vx, vy])))
-        side = (t > 0.15) & (t < 0.85) & (dist < 0.25 * size)
+        side = (t > ends) & (t < 1 - ends) & (dist < 0.25 * size)
         residual = np.abs((points[side] - [x0, y0]) @ np.array([-vy, vx]))
         worst = max(worst, float(residual.mean()) / size if len(residual) else 1.0)
     corners = []
@@ -332,6 +330,87 @@ def _edge_cards(planes: _Planes, roi: tuple[slice, slice], blob: NDArray[Any],
     return found
 
 
+# a card on a checked cloth or a patterned table is joined by the white pattern next to it;
+# an opening this wide (relative to the smallest card's side) cuts the pattern off
+OPENING = 0.6
+
+
+def _opened_cards(planes: _Planes, roi: tuple[slice, slice], blob: NDArray[Any],
+                  offset: tuple[int, int], min_area: float,
+                  shape: tuple[int, ...]) -> list[NDArray[Any]]:
+    """Whole cards inside an outline joined to a white pattern (a checked cloth's white
+    checks, say): at each whiteness level, the white pixels, filled, then opened wide enough
+    that the pattern falls away while a card stays whole but for its rounded corners. Each
+    region's sides are fitted on their middle part only, and the region must fill the
+    quadrilateral so found and have a card's shape."""
+    width = int(OPENING * np.sqrt(min_area)) | 1
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (width, width))
+    found: list[NDArray[Any]] = []
+    for level in range(len(WHITE_LEVELS)):
+        white = cv2.bitwise_and(planes.white(level, roi), blob)
+        white = cv2.morphologyEx(white, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+        contours, _ = cv2.findContours(white, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        filled: NDArray[Any] = np.zeros_like(white)
+        cv2.drawContours(filled, [c for c in contours if cv2.contourArea(c) >= 0.5 * min_area],
+                         -1, 255, -1)
+        opened = cv2.morphologyEx(filled, cv2.MORPH_OPEN, kernel)
+        parts, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE,
+                                    offset=offset)
+        for part in parts:
+            if cv2.contourArea(part) < min_area:
+                continue
+            rect = cv2.boxPoints(cv2.minAreaRect(cv2.convexHull(part)))
+            quad, _ = refine_quad(part.reshape(-1, 2).astype(np.float32),
+                                  order_corners(rect.astype(np.float32)), 0.3)
+            quad = order_corners(quad)
+            sides = [float(np.linalg.norm(quad[(i + 1) % 4] - quad[i])) for i in range(4)]
+            ratio = (sides[1] + sides[3]) / max(sides[0] + sides[2], 1.0)
+            if not ASPECT[0] <= ratio <= ASPECT[1] or _near_edge(quad, shape):
+                continue
+            # the region fills the quadrilateral (but for its rounded corners) and little
+            # of it lies beyond (pieces of the pattern that the opening left on a side)
+            one: NDArray[Any] = np.zeros_like(opened)
+            cv2.fillConvexPoly(one, np.round(quad - offset).astype(np.int32), 255)
+            size = max(cv2.countNonZero(one), 1)
+            inside = cv2.countNonZero(cv2.bitwise_and(one, opened)) / size
+            mine: NDArray[Any] = np.zeros_like(opened)
+            cv2.drawContours(mine, [part], -1, 255, -1, offset=(-offset[0], -offset[1]))
+            beyond = cv2.countNonZero(cv2.bitwise_and(mine, cv2.bitwise_not(one))) / size
+            if inside < 0.96 or beyond > 0.08:
+                continue
+            if _same(found, quad) is None:
+                found.append(quad)
+    return found
+
+
+def _pattern_cards(planes: _Planes, roi: tuple[slice, slice], blob: NDArray[Any],
+                   offset: tuple[int, int], min_area: float,
+                   shape: tuple[int, ...]) -> list[NDArray[Any]]:
+    """The cards _opened_cards finds, unless what the opening cut off holds a piece of card
+    (colourless white of a card's size: the rest of a fan beside its top card, whose
+    slivers an opening also cuts off) rather than a pattern's small pieces."""
+    cards = _opened_cards(planes, roi, blob, offset, min_area, shape)
+    if not cards:
+        return []
+    covered: NDArray[Any] = np.zeros_like(blob)
+    for q in cards:
+        cv2.fillConvexPoly(covered, np.round(q - offset).astype(np.int32), 255)
+    # at the strictest level: a checked cloth's half-tone checks, paler at the first level,
+    # would join its white checks into one piece
+    rest = cv2.bitwise_and(cv2.bitwise_and(planes.white(len(WHITE_LEVELS) - 1, roi), blob),
+                           cv2.bitwise_not(cv2.dilate(covered, np.ones((9, 9), np.uint8))))
+    rest = cv2.morphologyEx(rest, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    count, _, stats, _ = cv2.connectedComponentsWithStats(rest, connectivity=4)
+    if count > 1 and stats[1:, cv2.CC_STAT_AREA].max() > FAN_PIECE * min_area:
+        return []
+    return cards
+
+
+# the largest piece cut off by _opened_cards (relative to the smallest card) that may be a
+# pattern's (a white check); a larger one is part of a card
+FAN_PIECE = 0.6
+
+
 # the most of a refused outline, away from the cards found in it, that may have a card's
 # colour (relative to a card's area) for the cards found by edges to be kept
 LIKE_CARD = 0.02
@@ -422,6 +501,12 @@ def _part(planes: _Planes, contour: NDArray[Any], min_area: float, shape: tuple[
         if (by_edges and _rest(blob, found + by_edges, (x0, y0)) >= JOINED
                 and _like_card(planes, roi, blob, found + by_edges, (x0, y0)) <= LIKE_CARD):
             return found, by_edges, False
+        if not found:
+            # a card joined to a white pattern (a checked cloth): cut the pattern off
+            patterned = [q for q in _pattern_cards(planes, roi, blob, (x0, y0), min_area, shape)
+                         if not _overlapping([q, *closed])]
+            if patterned:
+                return [], patterned, False
     return found, [], more
 
 
@@ -550,6 +635,15 @@ def find_cards(image: NDArray[Any], min_area: float, edges: bool = True) -> tupl
                 if _same(quads, quad) is None:
                     quads.append(quad)
                     by_edges.append(False)
+            # a checked cloth's white checks join into one outline too: cut them off
+            blob: NDArray[Any] = np.zeros(image.shape[:2], np.uint8)
+            cv2.drawContours(blob, [contour], -1, 255, -1)
+            everywhere = (slice(None), slice(None))
+            for quad in _pattern_cards(planes, everywhere, blob, (0, 0), min_area,
+                                       image.shape):
+                if _same(quads, quad) is None and not _overlapping([quad, *quads]):
+                    quads.append(quad)
+                    by_edges.append(True)
             continue
         verdict = judge(contour, image.shape)
         if not isinstance(verdict, str):
@@ -574,29 +668,164 @@ def straighten(image: NDArray[Any], quad: NDArray[Any]) -> NDArray[Any]:
     return face
 
 
-def corner_features(face: NDArray[Any]) -> NDArray[Any]:
-    x0, y0, x1, y1 = CORNER
-    patch = face[y0:y1, x0:x1].astype(np.float32)
-    # the paper's own colour to white: what is left of a warm bulb's cast after balance()
-    # must not make black ink red (black read as diamonds was the worst failure)
+# the index is looked for in this part of the upright face (x1, y1): every design seen keeps
+# its rank and suit symbol within it, wherever it puts them and however large
+INDEX_AREA = (64, 112)
+# the ink level (0..1, of the darkest ink in the area) of an index glyph's strokes: a thin red
+# stroke, blurred, reaches about a third of a large black pip's
+INK = 0.22
+RANK_SIZE = (16, 24)  # the rank glyph, stretched to this (w, h) whatever its size
+SUIT_SIZE = (16, 16)
+
+
+def _ink(patch: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any]]:
+    """Ink (0..1) of a BGR patch: how far its darkest channel lies below the paper's, so
+    that red, green or yellow ink counts as well as black; and the patch with its paper
+    (85th percentile per channel) made white: what is left of a warm bulb's cast after
+    balance() must not make black ink red (black read as diamonds was the worst failure)."""
     paper = np.percentile(patch.reshape(-1, 3), 85, axis=0)
-    patch = np.clip(patch * (235.0 / np.maximum(paper, 20.0)), 0, 255)
-    grey = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY)
-    b, g, r = (patch[..., i] for i in range(3))
-    ink = 255 - grey
-    ink = ink - np.percentile(ink, 20)  # paper level to zero, whatever the lighting
-    ink = ink / (ink.max() + 8.0)
-    redness = (r - np.maximum(g, b)) / 128.0
-    small = cv2.resize(ink, (16, 32), interpolation=cv2.INTER_AREA)
-    red_small = cv2.resize(redness, (4, 8), interpolation=cv2.INTER_AREA)
-    ink_u8 = np.clip(ink * 255, 0, 255).astype(np.uint8)
-    # the suit symbol under the rank, finer: a small club and a small spade differ in a few
-    # pixels
-    sx0, sy0, sx1, sy1 = SUIT_AREA
-    suit = cv2.resize(ink_u8[sy0:sy1, sx0:sx1], (24, 24), interpolation=cv2.INTER_AREA)
-    parts = [small.ravel(), red_small.ravel(), hog(cv2.resize(ink_u8, (24, 48)), cell=8),
-             np.array([redness.mean(), (b - r).mean() / 128, (g - r).mean() / 128]),
-             hog(suit, cell=6)]
+    balanced = np.clip(patch.astype(np.float32) * (235.0 / np.maximum(paper, 20.0)), 0, 255)
+    ink = 235.0 - balanced.min(axis=2)
+    ink -= np.percentile(ink, 20)  # paper to zero, whatever the lighting
+    out: NDArray[Any] = np.clip(ink / (ink.max() + 8.0), 0, 1)
+    return out, balanced
+
+
+def _box_of(stats: NDArray[Any], picked: list[int]) -> tuple[int, int, int, int]:
+    x0 = min(int(stats[i, 0]) for i in picked)
+    y0 = min(int(stats[i, 1]) for i in picked)
+    x1 = max(int(stats[i, 0] + stats[i, 2]) for i in picked)
+    y1 = max(int(stats[i, 1] + stats[i, 3]) for i in picked)
+    return x0, y0, x1, y1
+
+
+def _cut_glyph(labels: NDArray[Any], stats: NDArray[Any], i: int, width: int) -> None:
+    """A shape reaching from the index's column far to the right is a glyph touching a large
+    pip or a picture (a court card's): cut it at its thinnest column between 6 pixels and
+    0.45 of the area's width, and keep the left part (labels and stats changed in place)."""
+    x, y, bw, bh = (int(v) for v in stats[i, :4])
+    inside = labels[y:y + bh, x:x + bw] == i
+    columns = inside.sum(axis=0)
+    lo, hi = 6, min(int(0.45 * width) - x, bw - 1)
+    if hi <= lo:
+        return
+    cut = lo + int(np.argmin(columns[lo:hi]))
+    inside[:, cut:] = False
+    ys, xs = np.nonzero(inside)
+    region = labels[y:y + bh, x:x + bw]
+    region[(region == i) & ~inside] = 0
+    if len(xs):
+        stats[i] = (x + xs.min(), y + ys.min(), xs.max() + 1 - xs.min(),
+                    ys.max() + 1 - ys.min(), len(xs))
+    else:
+        stats[i, 4] = 0
+
+
+def find_index(ink: NDArray[Any]) -> tuple[list[int], list[int], NDArray[Any], NDArray[Any]]:
+    """The connected ink shapes of the rank glyph and of the suit symbol under it in an index
+    area's ink: the rank is the shape nearest the corner (with the shapes beside it of about
+    its height: the 1 and 0 of a 10), the suit the first shape below it. Shapes that run
+    along the area's edge (a border line, the table beyond the card) or out of it (a court
+    picture, a large pip) are not the index. Returns the two lists of labels, the labels
+    image and the shapes' stats (empty lists when no index is found)."""
+    h, w = ink.shape
+    binary = (ink > INK).astype(np.uint8)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
+    shapes = []
+    for i in range(1, count):
+        x, y, bw, bh, area = (int(v) for v in stats[i])
+        if x < 0.3 * w and x + bw > 0.6 * w and area >= 6:
+            _cut_glyph(labels, stats, i, w)
+            x, y, bw, bh, area = (int(v) for v in stats[i])
+        if area < 6 or bh < 5:
+            continue
+        if x + bw >= w - 1 or y + bh >= h - 1:  # runs out of the area
+            continue
+        if x <= 0 or y <= 0:
+            continue  # a line along the card's edge, or the table beyond it
+        if bh > 0.45 * h or bw > 0.8 * w:
+            continue
+        shapes.append(i)
+    if not shapes:
+        return [], [], labels, stats
+    first = min(shapes, key=lambda i: stats[i, 0] + stats[i, 1])
+    rank = [first]
+    height = int(stats[first, 3])
+    for i in sorted(shapes, key=lambda i: stats[i, 0]):
+        if i == first:
+            continue
+        x0, y0, x1, y1 = _box_of(stats, rank)
+        x, y, bw, bh = (int(v) for v in stats[i, :4])
+        overlap = min(y1, y + bh) - max(y0, y)
+        if (overlap >= 0.6 * min(bh, height) and 0.6 <= bh / height <= 1.5
+                and x >= x0 and x - x1 <= 0.6 * height
+                and max(x1, x + bw) - x0 <= 1.7 * height):
+            rank.append(i)
+    x0, y0, x1, y1 = _box_of(stats, rank)
+    below = [i for i in shapes if i not in rank and stats[i, 1] >= y1 - 2
+             and x0 - 0.6 * height <= stats[i, 0] + stats[i, 2] / 2 <= x1 + 0.6 * height
+             and stats[i, 1] - y1 <= 1.5 * height]
+    if not below:
+        return rank, [], labels, stats
+    top = min(below, key=lambda i: stats[i, 1])
+    sx0, sy0, sx1, sy1 = _box_of(stats, [top])
+    suit = [top] + [i for i in below if i != top and sx0 - 3 <= stats[i, 0] + stats[i, 2] / 2
+                    <= sx1 + 3 and sy0 - 3 <= stats[i, 1] + stats[i, 3] / 2 <= sy1 + 3]
+    return rank, suit, labels, stats
+
+
+def _glyph(ink: NDArray[Any], labels: NDArray[Any], stats: NDArray[Any], picked: list[int],
+           size: tuple[int, int]) -> NDArray[Any]:
+    """The ink of the picked shapes only, cut to their box and stretched to ``size``."""
+    x0, y0, x1, y1 = _box_of(stats, picked)
+    mine: NDArray[Any] = cv2.dilate(np.isin(labels[y0:y1, x0:x1], picked).astype(np.uint8),
+                                    np.ones((3, 3), np.uint8))
+    crop = (ink[y0:y1, x0:x1] * mine).astype(np.float32)
+    out: NDArray[Any] = cv2.resize(crop, size, interpolation=cv2.INTER_AREA)
+    return out
+
+
+def corner_features(face: NDArray[Any]) -> NDArray[Any]:
+    """Features of the index in the top-left corner of an upright face: the rank glyph and
+    the suit symbol each cut to its own box and scaled to one size (designs put their index
+    at other places and sizes), their ink and gradients, the ink's colour, and a coarse
+    picture of the whole corner (a card's back has no index)."""
+    w, h = INDEX_AREA
+    patch = face[:h, :w]
+    ink, balanced = _ink(patch)
+    rank, suit, labels, stats = find_index(ink)
+    if rank:
+        glyph = _glyph(ink, labels, stats, rank, RANK_SIZE)
+        rx0, ry0, rx1, ry1 = _box_of(stats, rank)
+    else:
+        glyph = cv2.resize(ink[: h // 3, : w // 2], RANK_SIZE, interpolation=cv2.INTER_AREA)
+        rx0, ry0, rx1, ry1 = 0, 0, w // 2, h // 3
+    if suit:
+        pip = _glyph(ink, labels, stats, suit, SUIT_SIZE)
+        sx0, sy0, sx1, sy1 = _box_of(stats, suit)
+    else:
+        pip = cv2.resize(ink[h // 3: 2 * h // 3, : w // 2], SUIT_SIZE,
+                         interpolation=cv2.INTER_AREA)
+        sx0, sy0, sx1, sy1 = 0, h // 3, w // 2, 2 * h // 3
+    rh = max(ry1 - ry0, 1)
+    shape = np.array([float(bool(rank)), float(bool(suit)), (rx1 - rx0) / rh,
+                      (sx1 - sx0) / max(sy1 - sy0, 1), (sy1 - sy0) / rh], np.float32)
+    mask = np.zeros(ink.shape, bool)
+    for x0, y0, x1, y1 in ((rx0, ry0, rx1, ry1), (sx0, sy0, sx1, sy1)):
+        mask[y0:y1, x0:x1] = True
+    mask &= ink > INK
+    b, g, r = (balanced[..., i].astype(np.float32) for i in range(3))
+    if mask.any():
+        colour = np.array([(r - np.maximum(g, b))[mask].mean(), (b - r)[mask].mean(),
+                           (g - r)[mask].mean()], np.float32) / 128.0
+    else:
+        colour = np.zeros(3, np.float32)
+    glyph_u8 = np.clip(glyph * 255, 0, 255).astype(np.uint8)
+    pip_u8 = np.clip(pip * 255, 0, 255).astype(np.uint8)
+    coarse = cv2.resize(ink, (8, 14), interpolation=cv2.INTER_AREA)
+    parts = [glyph.ravel(), hog(cv2.resize(glyph_u8, (24, 32)), cell=8), pip.ravel(),
+             hog(cv2.resize(pip_u8, (24, 24)), cell=6), shape, colour, coarse.ravel(),
+             np.array([ink.mean(), (ink > 0.4).mean()], np.float32)]
     return np.concatenate(parts).astype(np.float32)
 
 
@@ -622,31 +851,65 @@ def _agree(p: NDArray[Any], q: NDArray[Any]) -> NDArray[Any]:
     return out
 
 
+# where corner_features puts the rank glyph (its ink and gradients), the suit symbol's and
+# the ink's colour: calibration matches a deck's glyphs on these
+_RANK_LEN = RANK_SIZE[0] * RANK_SIZE[1] + (32 // 8) * (24 // 8) * 9
+_SUIT_LEN = SUIT_SIZE[0] * SUIT_SIZE[1] + (24 // 6) * (24 // 6) * 9
+_COLOUR = slice(_RANK_LEN + _SUIT_LEN + 5, _RANK_LEN + _SUIT_LEN + 8)
+RATIO = 0.8  # a learned glyph is used where it is this much nearer than another class's
+
+
+def _unit(x: NDArray[Any]) -> NDArray[Any]:
+    x = x - x.mean(axis=1, keepdims=True)
+    out: NDArray[Any] = x / np.maximum(np.linalg.norm(x, axis=1, keepdims=True), 1e-6)
+    return out
+
+
+def _rank_part(feats: NDArray[Any]) -> NDArray[Any]:
+    return _unit(np.asarray(feats, np.float32)[:, :_RANK_LEN])
+
+
+def _suit_part(feats: NDArray[Any]) -> NDArray[Any]:
+    """The suit symbol's shape and the ink's colour (a four-colour deck's suits differ in
+    colour as much as in shape)."""
+    feats = np.asarray(feats, np.float32)
+    shape = _unit(feats[:, _RANK_LEN:_RANK_LEN + _SUIT_LEN])
+    out: NDArray[Any] = np.concatenate([shape, 0.5 * feats[:, _COLOUR]], axis=1)
+    return out
+
+
+def _nearest(bank: NDArray[Any], classes: NDArray[Any], row: NDArray[Any]) -> tuple[
+        int | None, float]:
+    """The class of the nearest row of ``bank``, if the nearest of any other class is
+    clearly farther (RATIO), and the margin (1 - the ratio of the two distances)."""
+    dist = np.linalg.norm(bank - row, axis=1)
+    best = int(np.argmin(dist))
+    others = dist[classes != classes[best]]
+    if not len(others):
+        return None, 0.0
+    ratio = float(dist[best] / max(float(others.min()), 1e-6))
+    return (int(classes[best]), 1 - ratio) if ratio <= RATIO else (None, 0.0)
+
+
 class CardReader:
     def __init__(self, rank_net: MLP, suit_net: MLP) -> None:
         self.rank_net = rank_net
         self.suit_net = suit_net
         self.min_area_fraction = 0.006  # of the frame; smaller outlines are not cards
         # the user's own deck (companion calibrate cards): corner features and card names
-        self.templates: tuple[NDArray[Any], list[str]] | None = None
+        self.templates: tuple[NDArray[Any], NDArray[Any], list[str]] | None = None
         self.misread: frozenset[str] = frozenset()  # readings wrong for this deck
 
     def learn(self, templates: NDArray[Any], names: list[str],
               misread: tuple[str, ...] = ()) -> None:
         """Use a calibrated deck: corner features (as corner_features gives) per card, and
         the readings the general model gave wrongly for this deck's cards at calibration
-        (for a French deck's D, say, it may read Q surely: such a reading is no evidence)."""
-        self.templates = (self._embed(templates), list(names))
+        (for a French deck's D, say, it may read Q surely: such a reading is no evidence).
+        The rank glyphs and the suit symbols are learned apart: a rank is matched to the
+        deck's glyphs of that rank in every suit, a suit to its symbols under every rank."""
+        feats = np.asarray(templates, np.float32)
+        self.templates = (_rank_part(feats), _suit_part(feats), list(names))
         self.misread = frozenset(misread)
-
-    def _embed(self, feats: NDArray[Any]) -> NDArray[Any]:
-        """Corner features as the rank network's first layer sees them (unit length): its
-        units tell index glyphs apart better than the raw features' distances do."""
-        scaled = (np.asarray(feats, np.float32) - self.rank_net.mean) / self.rank_net.scale
-        hidden = np.maximum(scaled @ self.rank_net.weights[0] + self.rank_net.biases[0], 0)
-        out: NDArray[Any] = hidden / np.maximum(np.linalg.norm(hidden, axis=1, keepdims=True),
-                                                1e-6)
-        return out
 
     def corners_of_single_card(self, image: NDArray[Any]) -> list[NDArray[Any]] | None:
         """Both corner features of the one card in the picture (calibration), else None."""
@@ -656,21 +919,22 @@ class CardReader:
         face = faces[0]
         return [corner_features(face), corner_features(np.ascontiguousarray(face[::-1, ::-1]))]
 
-    def _by_template(self, feats: NDArray[Any]) -> list[tuple[str, float] | None]:
-        """Nearest calibrated corner, if clearly nearer than any other card's (ratio test)."""
+    def _by_template(self, feats: NDArray[Any]) -> list[tuple[int | None, int | None, float]]:
+        """Per corner, the rank and the suit of the nearest learned glyphs, each only if
+        clearly nearer than any glyph of another rank (suit): the distance to the nearest
+        other at least 1.25 times the distance to the nearest (ratio test); and the least
+        margin of the two (0..1)."""
         if self.templates is None:
-            return [None] * len(feats)
-        bank, names = self.templates
-        out: list[tuple[str, float] | None] = []
-        for row in self._embed(feats):
-            dist = np.linalg.norm(bank - row, axis=1)
-            order = np.argsort(dist)
-            best = names[int(order[0])]
-            other = next((dist[j] for j in order[1:] if names[int(j)] != best), None)
-            if other is None or dist[order[0]] > 0.8 * other:
-                out.append(None)
-            else:
-                out.append((best, float(1 - dist[order[0]] / other)))
+            return [(None, None, 0.0)] * len(feats)
+        rank_bank, suit_bank, names = self.templates
+        ranks = np.array([RANKS.index(n[:-1]) for n in names])
+        suits = np.array([SUITS.index(n[-1]) for n in names])
+        out: list[tuple[int | None, int | None, float]] = []
+        for r_row, s_row in zip(_rank_part(feats), _suit_part(feats), strict=True):
+            rank, r_margin = _nearest(rank_bank, ranks, r_row)
+            suit, s_margin = _nearest(suit_bank, suits, s_row)
+            margins = [m for m, v in ((r_margin, rank), (s_margin, suit)) if v is not None]
+            out.append((rank, suit, min(margins) if margins else 0.0))
         return out
 
     @classmethod
@@ -749,19 +1013,26 @@ class CardReader:
             suit = int(np.argmax(ps))
             card = Card.parse(RANKS[rank] + SUITS[suit])
             confidence = float(pr[rank] * ps[suit])
-            if known is not None and known[0] == str(card):  # both say so: surer
-                confidence = max(confidence, 0.5 + known[1])
-            elif known is not None and str(card) in self.misread:
-                # the model gave this reading wrongly for this deck's cards at calibration:
-                # the calibrated deck decides, as sure as its own match
-                card, confidence = Card.parse(known[0]), min(0.5 + known[1], 0.99)
-            elif known is not None:
-                # they disagree: the reading said is the surer one's, but never sure, so
-                # that the session asks (a calibrated deck never raises a reading the
-                # model disagrees with)
-                if confidence < 0.5 + known[1]:
-                    card = Card.parse(known[0])
-                confidence = min(confidence, 0.5 + known[1], 0.85)
+            t_rank, t_suit, margin = known
+            # a learned glyph's own confidence: sure (0.9) only where the nearest other
+            # class is five times farther (a scene's glyph is seldom that close to its own)
+            learned_sure = 0.5 + 0.5 * margin
+            if t_rank is not None or t_suit is not None:
+                learned = Card.parse(RANKS[rank if t_rank is None else t_rank]
+                                     + SUITS[suit if t_suit is None else t_suit])
+                if learned == card:  # both say so: surer
+                    confidence = max(confidence, learned_sure)
+                elif str(card) in self.misread:
+                    # the model gave this reading wrongly for this deck's cards at
+                    # calibration: the learned deck decides, as sure as its own match
+                    card, confidence = learned, min(learned_sure, 0.99)
+                else:
+                    # they disagree: the reading said is the surer one's, but never sure,
+                    # so that the session asks (a calibrated deck never raises a reading
+                    # the model disagrees with)
+                    if confidence < learned_sure:
+                        card = learned
+                    confidence = min(confidence, learned_sure, 0.85)
             if first != second:  # the corners disagree: ask
                 confidence = min(confidence, 0.5)
             out.cards.append(SeenCard(card, corners, min(confidence, 1.0)))

@@ -1,6 +1,7 @@
 """The card reader measured on rendered scenes of real card art (vision/card_art.py).
 
     python -m vision.cards_eval [--scenes 100] [--designs neoclassical] [--light warm]
+                                [--calibrated]
 
 Prints, per design and light, the per-card accuracy and how many readings said without
 asking (confidence >= 0.9) were wrong. Seeds from ART_TEST_SEED on are never trained on or
@@ -17,6 +18,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from companion.cards import FULL_DECK
 from vision.card_art import HELD_OUT_DESIGNS, LIGHTS, art_scene, load_deck
 from vision.cards import CardReader, SeenCards
 from vision.scenes import Scene, nearest_card
@@ -105,6 +107,35 @@ def measure(read: Callable[[np.ndarray], SeenCards], designs: tuple[str, ...],
     return result
 
 
+CALIBRATION_SEED = 8_000_000  # the single-card scenes calibration learns from
+
+
+def calibrated(reader: CardReader, design: str, tries: int = 3) -> CardReader:
+    """The reader after ``calibrate cards`` on a deck of ``design``, as the command does it:
+    each card shown alone (a scene on felt in normal light; another scene if the card is not
+    found alone), both its corners learned, and the model's wrong readings recorded."""
+    deck = [load_deck(design)]
+    feats: list[np.ndarray] = []
+    names: list[str] = []
+    misread: set[str] = set()
+    for i, card in enumerate(FULL_DECK):
+        for k in range(tries):
+            scene = art_scene(np.random.default_rng(CALIBRATION_SEED + 50 * i + k), deck,
+                              cards=[card], light="normal", kind="felt", hand=0.0)
+            corners = reader.corners_of_single_card(scene.image)
+            if corners is None:
+                continue
+            seen = reader.read(scene.image).cards
+            if seen and seen[0].card != card:
+                misread.add(str(seen[0].card))
+            feats += corners
+            names += [str(card)] * len(corners)
+            break
+    out = CardReader(reader.rank_net, reader.suit_net)
+    out.learn(np.array(feats), names, tuple(sorted(misread)))
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--scenes", type=int, default=100)
@@ -113,13 +144,17 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"comma-separated, from {', '.join(LIGHTS)}, or 'any'")
     parser.add_argument("--seed", type=int, default=ART_TEST_SEED)
     parser.add_argument("--failures", type=int, default=0)
+    parser.add_argument("--calibrated", action="store_true",
+                        help="read after calibrating on single-card scenes of each design")
     args = parser.parse_args(argv)
-    reader = CardReader.load()
+    model = CardReader.load()
     for design in args.designs.split(","):
+        reader = calibrated(model, design) if args.calibrated else model
         for light in args.light.split(","):
             result = measure(reader.read, (design,), range(args.seed, args.seed + args.scenes),
                              None if light == "any" else light)
-            print(f"{design}, {light} light, {args.scenes} scenes: {result.summary()}",
+            how = ", calibrated" if args.calibrated else ""
+            print(f"{design}{how}, {light} light, {args.scenes} scenes: {result.summary()}",
                   flush=True)
             for line in result.failures[: args.failures]:
                 print("   ", line)

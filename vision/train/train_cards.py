@@ -17,13 +17,14 @@ from __future__ import annotations
 import argparse
 import sys
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import cv2
 import numpy as np
 
 from companion.cards import FULL_DECK, RANKS, SUITS
-from vision.card_art import TRAIN_DESIGNS, art_scene, load_deck, random_back
-from vision.cards import BACK, CORNER, FACE_H, FACE_W, MODEL_PATH, CardReader, corner_features
+from vision.card_art import HELD_OUT_DESIGNS, TRAIN_DESIGNS, art_scene, load_deck, random_back
+from vision.cards import BACK, FACE_H, FACE_W, INDEX_AREA, MODEL_PATH, CardReader, corner_features
 from vision.mlp import MLP
 from vision.scenes import (
     CARD_H,
@@ -64,7 +65,7 @@ def face_samples(count: int, rng: np.random.Generator) -> tuple[np.ndarray, np.n
             outline = src + np.array([[inset, inset], [-inset, inset], [-inset, -inset],
                                       [inset, -inset]], np.float32)
         m = cv2.getPerspectiveTransform(outline, jitter)
-        w, h = CORNER[2] + 8, CORNER[3] + 8  # only the corner (and a margin) is needed
+        w, h = INDEX_AREA[0] + 8, INDEX_AREA[1] + 8  # only the corner (and a margin)
         view = cv2.warpPerspective(face, m, (w, h), borderMode=cv2.BORDER_REPLICATE)
         low = rng.uniform(0.45, 0.9)  # the card was this many face pixels per scene pixel
         small = cv2.resize(view, None, fx=low, fy=low, interpolation=cv2.INTER_AREA)
@@ -97,9 +98,17 @@ def _seen_corner(face: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     leaves of a coloured or dim light, a gradient, glare, blur, noise and JPEG."""
     dst = np.array([[0, 0], [FACE_W - 1, 0], [FACE_W - 1, FACE_H - 1], [0, FACE_H - 1]],
                    np.float32)
+    if rng.random() < 0.4:  # a lighter or bolder stroke than the design's
+        kernel = np.ones((2, 2), np.uint8)
+        face = cv2.erode(face, kernel) if rng.random() < 0.5 else cv2.dilate(face, kernel)
+    # another design's index: larger or smaller, narrower or wider, slanted, elsewhere
+    scale = rng.uniform(0.8, 1.2)
+    affine = np.array([[scale * rng.uniform(0.85, 1.2), rng.uniform(-0.12, 0.12),
+                        rng.uniform(-4, 4)], [0, scale, rng.uniform(-4, 4)], [0, 0, 1]],
+                      np.float32)
     jitter = dst + rng.normal(0, 2.5, dst.shape).astype(np.float32)
-    m = cv2.getPerspectiveTransform(dst, jitter)
-    w, h = CORNER[2] + 8, CORNER[3] + 8
+    m = cv2.getPerspectiveTransform(dst, jitter) @ affine
+    w, h = INDEX_AREA[0] + 8, INDEX_AREA[1] + 8
     view = cv2.warpPerspective(face, m, (w, h), borderMode=cv2.BORDER_REPLICATE)
     low = rng.uniform(0.4, 0.95)
     small = cv2.resize(view, None, fx=low, fy=low, interpolation=cv2.INTER_AREA)
@@ -243,11 +252,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--art-faces", type=int, default=30000, help="real-design corners")
     parser.add_argument("--epochs", type=int, default=30)
     parser.add_argument("--report", type=int, default=0)
+    parser.add_argument("--leave-out", default=HELD_OUT_DESIGNS[0],
+                        help="the English-index design not trained on (leave-one-design-out: "
+                             "train once per design and read it with vision.cards_eval)")
+    parser.add_argument("--out", type=Path, default=MODEL_PATH,
+                        help="model path (the networks go to STEM_rank.npz and STEM_suit.npz)")
     args = parser.parse_args(argv)
+    designs = tuple(d for d in (*TRAIN_DESIGNS, *HELD_OUT_DESIGNS) if d != args.leave_out)
+    print("trained on", ", ".join(designs), flush=True)
     parts = [samples(range(args.scenes)),
              face_samples(args.faces, np.random.default_rng(0)),
-             art_scene_samples(range(args.art_scenes)),
-             art_face_samples(args.art_faces, np.random.default_rng(1))]
+             art_scene_samples(range(args.art_scenes), designs),
+             art_face_samples(args.art_faces, np.random.default_rng(1), designs)]
     print(", ".join(str(len(p[0])) for p in parts), "corner samples (generated scenes, "
           "generated faces, art scenes, art faces)", flush=True)
     x = np.concatenate([p[0] for p in parts])
@@ -260,11 +276,13 @@ def main(argv: list[str] | None = None) -> int:
     faces = suits != NO_SUIT
     suit_net = MLP.create([x.shape[1], 64, 4], mean, scale, SUITS, seed=2)
     suit_net.fit(x[faces], suits[faces], epochs=args.epochs, weight_decay=1e-3)
-    rank_net.save(MODEL_PATH.with_name("cards_rank.npz"))
-    suit_net.save(MODEL_PATH.with_name("cards_suit.npz"))
-    print("saved", MODEL_PATH.with_name("cards_rank.npz"), MODEL_PATH.with_name("cards_suit.npz"))
+    rank_path = args.out.with_name(args.out.stem + "_rank.npz")
+    suit_path = args.out.with_name(args.out.stem + "_suit.npz")
+    rank_net.save(rank_path)
+    suit_net.save(suit_path)
+    print("saved", rank_path, suit_path)
     if args.report:
-        reader = CardReader.load()
+        reader = CardReader.load(args.out)
         print("held-out:", score(reader, range(TEST_SEED, TEST_SEED + args.report)).summary())
     return 0
 
