@@ -320,7 +320,9 @@ def help_text(inputs: Sequence[str]) -> str:
         dropped.add("  yes / no ")
     text = "\n".join(line for line in HELP.splitlines()
                      if not any(line.startswith(d) for d in dropped))
-    return text if "dice" in inputs else text.replace(' ("Blue roll 4")', "")
+    if "dice" in inputs:
+        return text
+    return text.replace(' ("Blue roll 4",\n"roll 4 for Blue")', "")
 
 
 def cmd_help(session: Session, args: list[str], obs: TextCommand) -> Reply:

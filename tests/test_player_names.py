@@ -120,7 +120,7 @@ def test_a_name_at_the_end_in_monopoly_and_no_name_made_of_a_chess_word():
     assert session.command("roll 1 2 Car").accepted  # the game would read "roll 1 2" too
     assert session.command("buy, Car").accepted
     assert not session.command("roll 3 4 Car").accepted
-    assert recorder.texts[-1] == "Car, it is Hat's turn"
+    assert recorder.texts[-1] == "Car, it is Hat's turn."
     chess = Session.start(find("chess")(["White", "Black"]), Journal.memory(), Recorder())
     reply = chess.command("knight f3")
     assert "no player" not in reply.text

@@ -71,7 +71,7 @@ def test_crazy_eights_an_eight_alone_then_the_suit_named():
     accepted(session, "8H")
     assert recorder.texts[-1] == "Blue plays the eight of hearts. Blue, name a suit."
     refused(session, "draw", "No play now. Blue, name a suit for the eight.")
-    refused(session, "Red spades", "Red, it is Blue's turn")
+    refused(session, "Red spades", "Red, it is Blue's turn.")
     accepted(session, "spades")
     assert recorder.texts[-1] == "Blue calls spades."
     assert session.state.called == "S"  # type: ignore[attr-defined]
@@ -154,7 +154,7 @@ def test_the_dice_game_says_the_best_open_boxes_after_a_throw():
 
 
 def test_perft_chess_takes_fen_as_well_as_position(capsys):
-    from companion.games.chess_game import perft_main
+    from companion.games.chess import perft_main
 
     fen = "8/8/4k3/8/8/3QK3/8/8 w - - 0 1"
     assert perft_main(["1", "--fen", fen]) == 0

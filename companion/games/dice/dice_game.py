@@ -463,6 +463,10 @@ class DiceState(State):
                     else "Nothing scores yet.")
         return sentence("Best open boxes: " + ", ".join(best))
 
+    def prompt(self) -> str:
+        # the narrator says this when the choices are too many to list (a throw's keeps)
+        return self.choices_after_move()
+
     def choices_text(self) -> str:
         if self.current_player() < 0:
             return ""

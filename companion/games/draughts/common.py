@@ -281,11 +281,6 @@ class BoardState(State):
     def describe_action(self, action: Action) -> str:
         return self._notation(action) if isinstance(action, PieceMove) else str(action)
 
-    def choices_after_move(self) -> str:
-        # Said unasked only when there are at most three (a capture, the last columns): a
-        # longer list waits for ``options``.
-        return self.choices_text() if len(self.legal_actions()) <= 3 else ""
-
     def _match(self, action: PieceMove) -> Move:
         for move in self.moves():
             if self.to_action(move) == action:

@@ -207,11 +207,6 @@ class FourState(State):
             return [Drop(self.turn, c + 1) for c, _ in self.open_cells()]
         return [Place(self.turn, c + 1, r + 1) for c, r in self.open_cells()]
 
-    def choices_after_move(self) -> str:
-        # Said unasked only when there are at most three (a capture, the last columns): a
-        # longer list waits for ``options``.
-        return self.choices_text() if len(self.legal_actions()) <= 3 else ""
-
     def apply(self, action: Action) -> list[Event]:
         if type(action) in AGREEMENTS:
             return agreement.apply(self, action, self.game.players, self._end)
