@@ -169,6 +169,11 @@ class CardTable(State):
     def where(self, c: str) -> str:
         """Where a card already seen is, in words ("it is in the discard pile")."""
 
+    def held_text(self) -> str:
+        """The answer to "held": how many cards each player holds."""
+        names = self.game.players
+        return "Cards held: " + ", ".join(f"{names[p]} {self.held(p)}" for p in range(self.n)) + "."
+
     def show_queue(self) -> list[int]:
         """deal=hidden, the count: players still holding cards not yet read, from the left of
         the player out (or of the dealer)."""

@@ -127,8 +127,7 @@ class CrazyEights(Game):
         word = text.strip().lower()
         names = self.players
         if word == "held":
-            return "Cards held: " + ", ".join(
-                f"{names[p]} {state.held(p)}" for p in range(len(names))) + "."
+            return state.held_text()
         if word in ("score", "scores"):
             return "Penalty totals: " + ", ".join(
                 f"{names[p]} {state.totals[p]}" for p in range(len(names))) + "."

@@ -122,8 +122,7 @@ class Rummy(Game):
             return "Scores: " + ", ".join(
                 f"{names[p]} {state.totals[p]}" for p in range(len(names))) + "."
         if word == "held":
-            return "Cards held: " + ", ".join(
-                f"{names[p]} {state.held(p)}" for p in range(len(names))) + "."
+            return state.held_text()
         return None
 
     def interpret(self, state: State, observation: Observation) -> Action:
