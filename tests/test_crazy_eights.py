@@ -184,24 +184,24 @@ def test_a_hand_played_out_is_counted():
 
 def test_hidden_cards_learned_when_played_and_read_for_the_count():
     game, state = new(2)
-    assert state.phase == "up" and state.counts == [7, 7] and state.stock_n == 38
+    assert state.phase == "up" and state.unknown == [7, 7] and state.stock_n == 38
     do(game, state, "6H")
     refused(game, state, "6H", "discard pile")
     refused(game, state, "2S", "matches neither")
     do(game, state, "6S", "draw", "7S", "draw")
-    assert state.counts == [9, 5] and state.stock_n == 38 - 1 - 2
+    assert state.unknown == [9, 5] and state.stock_n == 38 - 1 - 2
     for c in ["AS", "2S", "3S", "4S", "5S"]:
         do(game, state, c)
         if state.phase == "play" and c != "5S":
             do(game, state, "draw")
-    assert state.phase == "show" and state.counts[1] == 0
+    assert state.phase == "show" and state.unknown[1] == 0
     assert state.chance().who == 0
     refused(game, state, "5S", "discard pile")
-    assert state.counts[0] == 13
+    assert state.unknown[0] == 13
     for c in ["KH", "KD", "KC", "QS", "QH", "QD", "QC", "JS", "JH", "JD", "JC", "10H", "10D"]:
         events = do(game, state, c)
     scored = next(e for e in events if isinstance(e, HandScored))
-    assert scored.penalties[0] == 10 * state.counts[0]
+    assert scored.penalties[0] == 10 * state.unknown[0]
 
 
 def test_empty_stock_pass_and_a_blocked_hand():

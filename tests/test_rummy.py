@@ -193,7 +193,7 @@ def test_the_stock_run_out_turns_the_discard_pile_over_without_shuffling():
     game, state = new(2, deal="read")
     deal(state, HANDS, "KD")
     do(game, state, "draw", "9C", "discard 9C", "draw", "10S", "discard 10S")
-    state.stock_unknown = 0  # the stock has run out
+    state.stock_n = 0  # the stock has run out
     events = do(game, state, "draw")
     assert StockTurned(3) in events
     # KD, 9C, 10S turned face down: the bottom card, the king, is now on top.
@@ -219,7 +219,7 @@ def test_going_out_by_discarding_and_the_count():
     do(game, state, "draw", "KC", "meld 7D 7H 7S", "discard KC")
     do(game, state, "draw", "4H", "discard 4H")
     events = do(game, state, "draw", "JS", "meld 8S 9S 10S", "lay JS 4")
-    assert events[-1] == LaidOff(1, "JS", 4) and state.remaining(1) == 1
+    assert events[-1] == LaidOff(1, "JS", 4) and state.held(1) == 1
     events = do(game, state, "discard 2D")
     assert events[:2] == [Discarded(1, "2D", 0), WentOut(1)]
     scored = next(e for e in events if isinstance(e, HandScored))
@@ -257,7 +257,7 @@ def test_a_meld_that_would_strand_the_taken_discard_is_refused():
     do(game, state, "meld 8S 9S 10S")
     refused(game, state, "discard 3H", "discard a different card")
     do(game, state, "discard QH")
-    assert state.remaining(1) == 1
+    assert state.held(1) == 1
 
 
 def test_the_game_ends_at_the_target_highest_total_wins():
@@ -291,10 +291,10 @@ def test_hidden_counts_cards_and_knows_the_taken_discard():
     do(game, state, "KD")
     assert state.phase == "play" and state.unknown == [10, 10]
     do(game, state, "take")
-    assert state.hands[1] == ["KD"] and state.remaining(1) == 11
+    assert state.hands[1] == ["KD"] and state.held(1) == 11
     refused(game, state, "discard KD", "different card")
     do(game, state, "meld 4C 5C 6C", "discard 2D")
-    assert state.unknown[1] == 6 and state.remaining(1) == 7
+    assert state.unknown[1] == 6 and state.held(1) == 7
     do(game, state, "draw")
     refused(game, state, "discard 5C", "it is in meld 1")
     refused(game, state, "discard KD", "blue holds it")
@@ -307,7 +307,7 @@ def test_hidden_more_cards_than_held_are_refused():
     do(game, state, "KD", "draw", "meld 4C 5C 6C", "discard 8H")  # Blue: 7 unknown
     do(game, state, "draw", "meld AS 2S 3S", "discard 9H")  # Red
     do(game, state, "draw", "meld 8S 9S 10S JS QS KS", "discard 2H")  # Blue: 1 left
-    assert state.remaining(1) == 1
+    assert state.held(1) == 1
     do(game, state, "draw", "discard 3H")
     do(game, state, "draw")  # Blue holds 2
     refused(game, state, "meld 5D 6D 7D", "does not hold that many cards")
@@ -320,7 +320,7 @@ def test_hidden_going_out_the_others_read_their_cards():
     do(game, state, "draw", "discard 2H")  # Green: 7
     do(game, state, "draw", "meld 7H 8H 9H", "discard 3D")  # Red: 4
     do(game, state, "draw", "meld 10D JD QD", "discard AS")  # Blue: 1
-    assert state.remaining(1) == 1
+    assert state.held(1) == 1
     do(game, state, "draw", "discard 4S", "draw", "discard 5S")
     events = do(game, state, "draw", "lay 7C", "discard 6S")
     assert WentOut(1) in events and state.phase == "show"
@@ -386,7 +386,7 @@ def _finish(state, rng, limit: int = 5000) -> int:
             cards = [c for h in state.hands for c in h] + state.discard + state.stock_known
             cards += [c for m in state.melds for c in m["cards"]]
             assert len(cards) == len(set(cards))
-            assert len(cards) + state.stock_unknown == 52
+            assert len(cards) + state.stock_n == 52
     return steps
 
 
@@ -521,15 +521,15 @@ def test_a_session_virtual_deal_typed_turns_undo_and_resume():
 def test_going_out_after_melding_the_taken_discard_six_players_hidden():
     game, state = new(6)
     do(game, state, "7D", "take", "meld 6D 7D 8D", "lay 5D 1", "lay 4D 1", "lay 9D 1")
-    assert state.remaining(1) == 1 and state.taken == "7D"
+    assert state.held(1) == 1 and state.taken == "7D"
     do(game, state, "discard 2C")
-    assert state.remaining(1) == 0 and state.out == 1
+    assert state.held(1) == 0 and state.out == 1
 
 
 def test_going_out_after_laying_off_the_taken_discard_six_players_hidden():
     game, state = new(6)
     do(game, state, "9D", "take", "meld 6D 7D 8D", "lay 9D 1", "lay 5D 1", "lay 4D 1")
-    assert state.remaining(1) == 1
+    assert state.held(1) == 1
     do(game, state, "discard 2C")
     assert state.out == 1
 

@@ -9,17 +9,16 @@ from __future__ import annotations
 from typing import ClassVar
 
 from companion.cards import SUIT_NAMES
-from companion.engine import CHANCE, Action, Draw, Game, GameSpec, IllegalAction, Option, State
+from companion.engine import CHANCE, Action, Game, GameSpec, IllegalAction, Option, State
 from companion.games import register
+from companion.games.card_table import PLAY, normal_card, read_card_words
 from companion.games.crazy_eights.state import (
     ACTION_TYPES,
-    PLAY,
     CallSuit,
     CrazyEightsState,
     DrawCard,
     Pass,
     Play,
-    normal_card,
     penalty,
 )
 from companion.observations import CardSeen, Observation
@@ -100,11 +99,7 @@ class CrazyEights(Game):
         verb, args = words[0].lower(), words[1:]
         player = state.current_player()
         if player == CHANCE:
-            if verb == "card" and args:
-                return Draw(normal_card(args[0]))
-            if len(words) == 1:
-                return Draw(normal_card(words[0]))
-            raise IllegalAction(f"A card is expected now. {state.expected()}.")
+            return read_card_words(words, state.expected())
         if verb == "call" and len(args) == 1:
             words = args
         if len(words) == 1 and words[0].lower() in _SUIT_WORDS:
@@ -132,8 +127,7 @@ class CrazyEights(Game):
         word = text.strip().lower()
         names = self.players
         if word == "held":
-            return "Cards held: " + ", ".join(
-                f"{names[p]} {state.held(p)}" for p in range(len(names))) + "."
+            return state.held_text()
         if word in ("score", "scores"):
             return "Penalty totals: " + ", ".join(
                 f"{names[p]} {state.totals[p]}" for p in range(len(names))) + "."

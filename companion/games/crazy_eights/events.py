@@ -6,12 +6,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-from companion.cards import SUIT_NAMES, Card
+from companion.cards import SUIT_NAMES
 from companion.engine import Event, Priority
-
-
-def card_name(c: str) -> str:
-    return Card.parse(c).name
+from companion.games import card_table
+from companion.games.card_table import card_name
 
 
 def _cards(n: int) -> str:
@@ -19,18 +17,9 @@ def _cards(n: int) -> str:
 
 
 @dataclass(frozen=True)
-class NewHand(Event):
-    number: int
-    dealer: int
-    each: int
-    read: bool
+class NewHand(card_table.NewHand):
     key: ClassVar[str] = "crazy_eights.new_hand"
-
-    def describe(self, names: Sequence[str]) -> str:
-        text = f"Hand {self.number}: {names[self.dealer]} deals {_cards(self.each)} each."
-        if self.read:
-            return text + " Read each card as it is dealt, then the card turned up."
-        return text + " Then turn up the top card of the stock and read it."
+    turn_up: ClassVar[str] = "Then turn up the top card of the stock and read it."
 
 
 @dataclass(frozen=True)
@@ -140,15 +129,8 @@ class Blocked(Event):
 
 
 @dataclass(frozen=True)
-class ShowCards(Event):
-    """deal=hidden: the players still holding cards show them for the count."""
-
-    player: int
-    count: int
+class ShowCards(card_table.ShowCards):
     key: ClassVar[str] = "crazy_eights.show"
-
-    def describe(self, names: Sequence[str]) -> str:
-        return f"{names[self.player]}, read your {_cards(self.count)} for the count."
 
 
 @dataclass(frozen=True)

@@ -10,19 +10,19 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from companion.cards import FULL_DECK, SUIT_NAMES, SUITS, Card, CardError
-from companion.engine import (
-    CHANCE,
-    TERMINAL,
-    Action,
-    ChanceRequest,
-    Draw,
-    Event,
-    GameOver,
-    IllegalAction,
-    State,
+from companion.cards import SUIT_NAMES, SUITS
+from companion.engine import Action, Draw, Event, GameOver, IllegalAction
+from companion.games.card_table import (
+    CARDS,
+    DRAW,
+    OVER,
+    PLAY,
+    SHOW,
+    UP,
+    CardTable,
+    normal_card,
 )
 from companion.games.crazy_eights.events import (
     Blocked,
@@ -39,12 +39,6 @@ from companion.games.crazy_eights.events import (
     WentOut,
     card_name,
 )
-
-if TYPE_CHECKING:
-    from companion.engine import Game  # not the CrazyEights class: its package imports this module
-
-DECK = tuple(str(c) for c in FULL_DECK)
-_CARDS = {str(c): c for c in FULL_DECK}
 
 
 @dataclass(frozen=True)
@@ -94,17 +88,8 @@ ACTION_TYPES: dict[str, type[Action]] = {"Play": Play, "DrawCard": DrawCard, "Pa
                                          "CallSuit": CallSuit}
 
 
-def normal_card(text: str) -> str:
-    if text in _CARDS:
-        return text
-    try:
-        return str(Card.parse(text))
-    except CardError as err:
-        raise IllegalAction(str(err).replace("'", "")) from None
-
-
 def rank(c: str) -> int:
-    return _CARDS[c].rank
+    return CARDS[c].rank
 
 
 def suit(c: str) -> str:
@@ -134,81 +119,41 @@ class Claim:
     cards: frozenset[str]
 
 
-DEAL, UP, PLAY, DRAW, SHOW, OVER = "deal", "up", "play", "draw", "show", "over"
 CALL = "call"  # an eight was put down alone: its player names the suit next
 
 
-class CrazyEightsState(State):
-    def __init__(self, game: Game) -> None:
-        self.game = game
-        opts = game.options
-        self.n = n = len(game.players)
-        self.read = opts["deal"] == "read"
-        self.target = int(opts["to"])
-        self.totals = [0] * n
-        self.dealer = int(opts["dealer"])
-        if not 0 <= self.dealer < n:
-            raise ValueError(f"option dealer must be 0 to {n - 1}, not {self.dealer}")
-        self.hand_number = 0
-        self.winners_: tuple[int, ...] = ()
-        self.history: list[dict[str, Any]] = []
-        self.phase = OVER
-        self._start_hand(self.dealer)
+class CrazyEightsState(CardTable):
+    """The card table (deal=hidden: a hand's cards are counted, never known) with an eight's
+    called suit, the draw rule and the passes that block a hand."""
 
     @property
     def each(self) -> int:
         return 7 if self.n == 2 else 5
 
-    def left(self, p: int, k: int = 1) -> int:
-        return (p + k) % self.n
-
     def _start_hand(self, dealer: int) -> list[Event]:
-        self.dealer = dealer
-        self.hand_number += 1
-        n = self.n
-        self.hands: list[list[str]] = [[] for _ in range(n)]  # known cards (deal=read)
-        self.counts = [0 if self.read else self.each] * n  # cards held (deal=hidden)
-        self.dealt = 0
-        self.stock_n = 52 - (0 if self.read else n * self.each)
-        self.discard: list[str] = []
+        self._start_table(dealer)
         self.buried: list[str] = []  # eights turned up and put back this hand
         self.called = ""
-        self.turn = self.left(dealer)
         self.drew = 0  # cards drawn this turn
         self.last_drawn: str | None = None
         self.passes = 0  # passes in a row with no card to draw
-        self.claims: list[list[Claim]] = [[] for _ in range(n)]
-        self.out: int | None = None
-        self.shown: list[list[str]] = [[] for _ in range(n)]  # deal=hidden: cards read at the end
-        self.phase = DEAL if self.read else UP
+        self.claims: list[list[Claim]] = [[] for _ in range(self.n)]
         return [NewHand(self.hand_number, dealer, self.each, self.read)]
 
     # --- what is known --------------------------------------------------------------------
 
-    def held(self, p: int) -> int:
-        return len(self.hands[p]) if self.read else self.counts[p]
-
     def top(self) -> str | None:
         return self.discard[-1] if self.discard else None
 
-    def seen(self) -> set[str]:
-        out = set(self.discard)
-        for cards in self.hands:
-            out.update(cards)
-        for cards in self.shown:
-            out.update(cards)
-        return out
+    def table_cards(self) -> set[str]:
+        return set(self.discard)
 
-    def unseen(self) -> list[str]:
-        seen = self.seen()
-        return [c for c in DECK if c not in seen]
+    def up_cards(self) -> list[str]:
+        return [c for c in self.unseen() if c not in self.buried]
 
     def can_draw(self) -> bool:
         return self.stock_n > 0 or (self.game.options["empty_stock"] == "reshuffle"
                                     and len(self.discard) > 1)
-
-    def deal_target(self) -> int:
-        return self.left(self.dealer, 1 + self.dealt)
 
     def where(self, c: str) -> str:
         if c in self.discard:
@@ -218,35 +163,7 @@ class CrazyEightsState(State):
                 return f"{self.game.players[p]} holds it"
         return "it was seen this hand"
 
-    def show_queue(self) -> list[int]:
-        """deal=hidden, the count: players still holding cards not yet read, from the left."""
-        start = self.out if self.out is not None else self.dealer
-        order = [self.left(start, i) for i in range(1, self.n + 1)]
-        return [p for p in order if len(self.shown[p]) < self.counts[p]]
-
     # --- State API ------------------------------------------------------------------------
-
-    def current_player(self) -> int:
-        if self.phase == OVER:
-            return TERMINAL
-        if self.phase in (DEAL, UP, DRAW, SHOW):
-            return CHANCE
-        return self.turn
-
-    def chance(self) -> ChanceRequest | None:
-        if self.phase == DEAL:
-            return ChanceRequest(kind="card", deck="standard", cards=tuple(self.unseen()),
-                                 who=self.deal_target())
-        if self.phase == UP:
-            cards = tuple(c for c in self.unseen() if c not in self.buried)
-            return ChanceRequest(kind="card", deck="standard", cards=cards, who=self.dealer)
-        if self.phase == DRAW:
-            return ChanceRequest(kind="card", deck="standard", cards=tuple(self.unseen()),
-                                 who=self.turn)
-        if self.phase == SHOW:
-            return ChanceRequest(kind="card", deck="standard", cards=tuple(self.unseen()),
-                                 who=self.show_queue()[0])
-        return None
 
     def playable(self, p: int) -> list[str]:
         """deal=read: the cards of p's hand that may be played now."""
@@ -298,64 +215,31 @@ class CrazyEightsState(State):
             return not self.can_draw() and (not self.read or not can_play)
         return not self.can_draw() and (not self.read or not can_play)
 
-    def winners(self) -> tuple[int, ...]:
-        return self.winners_
-
-    def scores(self) -> list[float]:
-        return [float(t) for t in self.totals]
-
     # --- chance ---------------------------------------------------------------------------
 
-    def _draw(self, action: Action) -> list[Event]:
-        assert isinstance(action, Draw)
-        if self.phase not in (DEAL, UP, DRAW, SHOW):
-            raise IllegalAction(f"No card is expected now. {self.expected()}.")
-        c = normal_card(action.card)
-        if c in self.seen():
-            raise IllegalAction(f"The {card_name(c)} cannot come now: {self.where(c)}")
-        if self.phase == DEAL:
-            self.hands[self.deal_target()].append(c)
-            self.dealt += 1
-            self.stock_n -= 1
-            if self.dealt == self.n * self.each:
-                self.phase = UP
-            return []
-        if self.phase == UP:
-            if c in self.buried:
-                raise IllegalAction(f"The {card_name(c)} went back into the middle of the stock")
-            if rank(c) == 8 and self.game.options["first_eight"] == "bury":
-                self.buried.append(c)
-                return [UpCard(c, True)]
-            self.discard.append(c)
-            self.stock_n -= 1
-            self.phase = PLAY
-            return [UpCard(c, False)]
-        if self.phase == DRAW:
-            self.hands[self.turn].append(c)
-            self.last_drawn = c
-            self.phase = PLAY
-            return self._after_draw()
-        p = self.show_queue()[0]
-        self.shown[p].append(c)
-        if self.show_queue():
-            return []
-        return self._score_hand()
+    def _turned_up(self, c: str) -> list[Event]:
+        if c in self.buried:
+            raise IllegalAction(f"The {card_name(c)} went back into the middle of the stock")
+        if rank(c) == 8 and self.game.options["first_eight"] == "bury":
+            self.buried.append(c)
+            return [UpCard(c, True)]
+        self.discard.append(c)
+        self.stock_n -= 1
+        self.phase = PLAY
+        return [UpCard(c, False)]
+
+    def _drawn(self, c: str) -> list[Event]:
+        self.hands[self.turn].append(c)
+        self.last_drawn = c
+        self.phase = PLAY
+        return self._after_draw()
 
     # --- turns ----------------------------------------------------------------------------
-
-    def _check_turn(self, p: int) -> None:
-        if not 0 <= p < self.n:
-            raise IllegalAction(f"There is no player {p}")
-        if self.phase != PLAY:
-            raise IllegalAction(f"No play now. {self.expected()}.")
-        if p != self.turn:
-            names = self.game.players
-            raise IllegalAction(f"It is {names[self.turn]}'s turn, not {names[p]}'s")
 
     def _play(self, action: Action) -> list[Event]:
         assert isinstance(action, Play)
         p = action.player
-        self._check_turn(p)
+        self._check_turn(p, "No play now")
         c = normal_card(action.card)
         name = self.game.players[p]
         top = self.top()
@@ -388,7 +272,7 @@ class CrazyEightsState(State):
                 if c in claim.cards:
                     events.append(FalsePass(p, c, claim.top))
                     self.claims[p].remove(claim)
-            self.counts[p] -= 1
+            self.unknown[p] -= 1
         else:
             self.hands[p].remove(c)
         self.discard.append(c)
@@ -429,7 +313,7 @@ class CrazyEightsState(State):
     def _draw_card(self, action: Action) -> list[Event]:
         assert isinstance(action, DrawCard)
         p = action.player
-        self._check_turn(p)
+        self._check_turn(p, "No play now")
         if not self._may_draw(p):
             if not self.can_draw():
                 raise IllegalAction("The stock is empty: play a card, or pass")
@@ -449,7 +333,7 @@ class CrazyEightsState(State):
         if self.read:
             self.phase = DRAW
             return events
-        self.counts[p] += 1
+        self.unknown[p] += 1
         return events + self._after_draw()
 
     def _after_draw(self) -> list[Event]:
@@ -462,7 +346,7 @@ class CrazyEightsState(State):
     def _pass(self, action: Action) -> list[Event]:
         assert isinstance(action, Pass)
         p = action.player
-        self._check_turn(p)
+        self._check_turn(p, "No play now")
         can_play = self.read and bool(self.playable(p))
         if not self._may_pass(p, can_play):
             if self.can_draw() and not self.drew:
@@ -486,7 +370,7 @@ class CrazyEightsState(State):
         if not self.read and self.show_queue():
             self.phase = SHOW
             p = self.show_queue()[0]
-            return [ShowCards(q, self.counts[q] - len(self.shown[q])) for q in
+            return [ShowCards(q, self.unknown[q] - len(self.shown[q])) for q in
                     [p, *self.show_queue()[1:]]]
         return self._score_hand()
 
@@ -518,24 +402,14 @@ class CrazyEightsState(State):
 
     # --- words ----------------------------------------------------------------------------
 
-    def expected(self) -> str:
+    def expected_in_hand(self) -> str:
         names = self.game.players
-        if self.phase == OVER:
-            return "The game is over"
-        if self.phase == DEAL:
-            total = self.n * self.each
-            return (f"Read the next dealt card, for {names[self.deal_target()]}"
-                    f" ({self.dealt + 1} of {total})")
         if self.phase == UP:
             return "Turn up the top card of the stock and read it"
         if self.phase == DRAW:
             return f"Read the card {names[self.turn]} draws"
         if self.phase == CALL:
             return f"{names[self.turn]}, name a suit for the eight"
-        if self.phase == SHOW:
-            p = self.show_queue()[0]
-            return (f"{names[p]}, read your cards for the count ({len(self.shown[p]) + 1} of"
-                    f" {self.counts[p]})")
         top = self.top()
         assert top is not None
         on = f"the {card_name(top)}"

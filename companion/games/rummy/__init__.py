@@ -9,19 +9,18 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from companion.engine import CHANCE, Action, Draw, Game, GameSpec, IllegalAction, Option, State
+from companion.engine import CHANCE, Action, Game, GameSpec, IllegalAction, Option, State
 from companion.games import register
+from companion.games.card_table import PLAY, normal_card, read_card_words
 from companion.games.rummy import melds as M
 from companion.games.rummy.state import (
     ACTION_TYPES,
-    PLAY,
     Discard,
     LayOff,
     Meld,
     RummyState,
     TakeDiscard,
     TakeStock,
-    normal_card,
 )
 from companion.observations import CardSeen, Observation
 
@@ -90,11 +89,7 @@ class Rummy(Game):
         verb, args = words[0].lower(), words[1:]
         player = state.current_player()
         if player == CHANCE:
-            if verb == "card" and args:
-                return Draw(normal_card(args[0]))
-            if len(words) == 1:
-                return Draw(normal_card(words[0]))
-            raise IllegalAction(f"A card is expected now. {state.expected()}.")
+            return read_card_words(words, state.expected())
         if state.phase != PLAY:
             raise IllegalAction(f"Not now. {state.expected()}.")
         if verb in ("draw", "stock"):
@@ -127,8 +122,7 @@ class Rummy(Game):
             return "Scores: " + ", ".join(
                 f"{names[p]} {state.totals[p]}" for p in range(len(names))) + "."
         if word == "held":
-            return "Cards held: " + ", ".join(
-                f"{names[p]} {state.remaining(p)}" for p in range(len(names))) + "."
+            return state.held_text()
         return None
 
     def interpret(self, state: State, observation: Observation) -> Action:

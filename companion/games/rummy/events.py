@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from companion.engine import Event, Priority, counted
-from companion.games.rummy.melds import card_name
+from companion.games import card_table
+from companion.games.card_table import card_name
 
 
 def _cards(cards: Sequence[str]) -> str:
@@ -16,18 +17,8 @@ def _cards(cards: Sequence[str]) -> str:
 
 
 @dataclass(frozen=True)
-class NewHand(Event):
-    number: int
-    dealer: int
-    each: int
-    read: bool
+class NewHand(card_table.NewHand):
     key: ClassVar[str] = "rummy.new_hand"
-
-    def describe(self, names: Sequence[str]) -> str:
-        text = f"Hand {self.number}: {names[self.dealer]} deals {self.each} cards each."
-        if self.read:
-            return text + " Read each card as it is dealt, then the card turned up."
-        return text + " Then turn up the next card and read it."
 
 
 @dataclass(frozen=True)
@@ -109,14 +100,9 @@ class WentOut(Event):
 
 
 @dataclass(frozen=True)
-class ShowCards(Event):
-    player: int
-    count: int
+class ShowCards(card_table.ShowCards):
     key: ClassVar[str] = "rummy.show"
-
-    def describe(self, names: Sequence[str]) -> str:
-        n = "last card" if self.count == 1 else f"{self.count} cards"
-        return f"{names[self.player]}, read your {n} for the count."
+    one: ClassVar[str] = "last card"
 
 
 @dataclass(frozen=True)

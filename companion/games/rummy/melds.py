@@ -6,10 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from itertools import combinations
 
-from companion.cards import FULL_DECK, Card
-
-DECK = tuple(str(c) for c in FULL_DECK)
-_CARDS = {str(c): c for c in FULL_DECK}
+from companion.games.card_table import CARDS as _CARDS
+from companion.games.card_table import card_name as card_name  # said by the game as M.card_name
 
 
 def rank(c: str) -> int:
@@ -22,10 +20,6 @@ def suit(c: str) -> str:
 
 def is_card(c: str) -> bool:
     return c in _CARDS
-
-
-def card_name(c: str) -> str:
-    return Card.parse(c).name
 
 
 def value(c: str) -> int:

@@ -14,18 +14,16 @@ import copy
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from companion.cards import Card, CardError
-from companion.engine import (
-    CHANCE,
-    TERMINAL,
-    Action,
-    ChanceRequest,
-    Draw,
-    Event,
-    GameOver,
-    IllegalAction,
-    State,
-    counted,
+from companion.engine import Action, Draw, Event, GameOver, IllegalAction, counted
+from companion.games.card_table import (
+    DRAW,
+    OVER,
+    PLAY,
+    SHOW,
+    UP,
+    CardTable,
+    card_name,
+    normal_card,
 )
 from companion.games.rummy import melds as M
 from companion.games.rummy.events import (
@@ -40,7 +38,6 @@ from companion.games.rummy.events import (
     UpCard,
     WentOut,
 )
-from companion.games.rummy.melds import DECK, card_name
 
 if TYPE_CHECKING:
     from companion.engine import Game  # not the Rummy class: its package imports this module
@@ -98,88 +95,42 @@ ACTION_TYPES: dict[str, type[Action]] = {
 }
 
 
-def normal_card(text: str) -> str:
-    if M.is_card(text):
-        return text
-    try:
-        return str(Card.parse(text))
-    except CardError as err:
-        raise IllegalAction(str(err).replace("'", "")) from None
-
-
-DEAL, UP, PLAY, DRAW, SHOW, OVER = "deal", "up", "play", "draw", "show", "over"
 EACH = {2: 10, 3: 7, 4: 7, 5: 6, 6: 6}
 
 
-class RummyState(State):
+class RummyState(CardTable):
+    """The card table (deal=hidden: the cards taken from the discard pile are known) with the
+    melds, a stock turned over from the discard pile (known card by card), and a turn's draw
+    then meld, lay-offs and the discard."""
+
     def __init__(self, game: Game) -> None:
-        self.game = game
-        opts = game.options
-        self.n = n = len(game.players)
-        self.read = opts["deal"] == "read"
-        self.target = int(opts["to"])
-        self.deals = int(opts["deals"])
-        self.ace_high = bool(opts["ace_high"])
-        self.totals = [0] * n
-        self.dealer = int(opts["dealer"])
-        if not 0 <= self.dealer < n:
-            raise ValueError(f"option dealer must be 0 to {n - 1}, not {self.dealer}")
-        self.hand_number = 0
-        self.winners_: tuple[int, ...] = ()
-        self.history: list[dict[str, Any]] = []
-        self.phase = OVER
-        self._start_hand(self.dealer)
+        self.deals = int(game.options["deals"])
+        self.ace_high = bool(game.options["ace_high"])
+        super().__init__(game)
 
     @property
     def each(self) -> int:
         return EACH[self.n]
 
-    def left(self, p: int, k: int = 1) -> int:
-        return (p + k) % self.n
-
     def _start_hand(self, dealer: int) -> list[Event]:
-        self.dealer = dealer
-        self.hand_number += 1
-        n = self.n
-        self.hands: list[list[str]] = [[] for _ in range(n)]  # cards known to be held
-        self.unknown = [0 if self.read else self.each] * n  # held, not known
-        self.dealt = 0
-        self.stock_unknown = 52 - (0 if self.read else n * self.each)
+        self._start_table(dealer)
         self.stock_known: list[str] = []  # a turned-over discard pile, top first
-        self.discard: list[str] = []
         self.melds: list[dict[str, Any]] = []  # {"owner": p, "cards": [...]}
-        self.turn = self.left(dealer)
         self.stage = "draw"
         self.taken: str | None = None  # the discard taken this turn
         self.melded = False
-        self.out: int | None = None
-        self.shown: list[list[str]] = [[] for _ in range(n)]
-        self.phase = DEAL if self.read else UP
         return [NewHand(self.hand_number, dealer, self.each, self.read)]
 
     # --- what is known --------------------------------------------------------------------
 
-    def remaining(self, p: int) -> int:
-        return len(self.hands[p]) + self.unknown[p]
-
     def stock_size(self) -> int:
-        return self.stock_unknown + len(self.stock_known)
+        return self.stock_n + len(self.stock_known)
 
-    def table(self) -> set[str]:
+    def table_cards(self) -> set[str]:
         out = set(self.discard) | set(self.stock_known)
         for meld in self.melds:
             out.update(meld["cards"])
         return out
-
-    def seen(self) -> set[str]:
-        out = self.table()
-        for cards in (*self.hands, *self.shown):
-            out.update(cards)
-        return out
-
-    def unseen(self) -> list[str]:
-        seen = self.seen()
-        return [c for c in DECK if c not in seen]
 
     def where(self, c: str) -> str:
         if c in self.discard:
@@ -194,29 +145,7 @@ class RummyState(State):
                 return f"{self.game.players[p]} holds it"
         return "it was seen this hand"
 
-    def deal_target(self) -> int:
-        return self.left(self.dealer, 1 + self.dealt)
-
-    def show_queue(self) -> list[int]:
-        start = self.out if self.out is not None else self.dealer
-        order = [self.left(start, i) for i in range(1, self.n)]
-        return [p for p in order if len(self.shown[p]) < self.unknown[p]]
-
     # --- State API ------------------------------------------------------------------------
-
-    def current_player(self) -> int:
-        if self.phase == OVER:
-            return TERMINAL
-        if self.phase in (DEAL, UP, DRAW, SHOW):
-            return CHANCE
-        return self.turn
-
-    def chance(self) -> ChanceRequest | None:
-        who = {DEAL: self.deal_target, UP: lambda: self.dealer, DRAW: lambda: self.turn,
-               SHOW: lambda: self.show_queue()[0]}.get(self.phase)
-        if who is None:
-            return None
-        return ChanceRequest(kind="card", deck="standard", cards=tuple(self.unseen()), who=who())
 
     def legal_actions(self) -> list[Action]:
         p = self.current_player()
@@ -251,56 +180,27 @@ class RummyState(State):
         hand: once it is melded or laid off, the card left is another one."""
         if self.taken is None or self.taken in cards or self.taken not in self.hands[p]:
             return False
-        return self.remaining(p) - len(cards) == 1
-
-    def winners(self) -> tuple[int, ...]:
-        return self.winners_
-
-    def scores(self) -> list[float]:
-        return [float(t) for t in self.totals]
+        return self.held(p) - len(cards) == 1
 
     # --- chance ---------------------------------------------------------------------------
 
-    def _draw(self, action: Action) -> list[Event]:
-        assert isinstance(action, Draw)
-        if self.phase not in (DEAL, UP, DRAW, SHOW):
-            raise IllegalAction(f"No card is expected now. {self.expected()}.")
-        c = normal_card(action.card)
-        if c in self.seen():
-            raise IllegalAction(f"The {card_name(c)} cannot come now: {self.where(c)}")
-        if self.phase == DEAL:
-            self.hands[self.deal_target()].append(c)
-            self.dealt += 1
-            self.stock_unknown -= 1
-            if self.dealt == self.n * self.each:
-                self.phase = UP
-            return []
-        if self.phase == UP:
-            self.discard.append(c)
-            self.stock_unknown -= 1
-            self.phase = PLAY
-            return [UpCard(c)]
-        if self.phase == DRAW:
-            self.hands[self.turn].append(c)
-            self.stock_unknown -= 1
-            self.phase = PLAY
-            return [Took(self.turn, "")]
-        p = self.show_queue()[0]
-        self.shown[p].append(c)
-        if self.show_queue():
-            return []
-        return self._score_hand()
+    def _turned_up(self, c: str) -> list[Event]:
+        self.discard.append(c)
+        self.stock_n -= 1
+        self.phase = PLAY
+        return [UpCard(c)]
+
+    def _drawn(self, c: str) -> list[Event]:
+        self.hands[self.turn].append(c)
+        self.stock_n -= 1
+        self.phase = PLAY
+        return [Took(self.turn, "")]
 
     # --- a turn ---------------------------------------------------------------------------
 
     def _check(self, p: int, stage: str) -> None:
-        if not 0 <= p < self.n:
-            raise IllegalAction(f"There is no player {p}")
-        if self.phase != PLAY:
-            raise IllegalAction(f"Not now. {self.expected()}.")
+        self._check_turn(p, "Not now")
         names = self.game.players
-        if p != self.turn:
-            raise IllegalAction(f"It is {names[self.turn]}'s turn, not {names[p]}'s")
         if stage == "draw" and self.stage != "draw":
             raise IllegalAction(f"{names[p]} has drawn already this turn")
         if stage == "play" and self.stage != "play":
@@ -318,11 +218,11 @@ class RummyState(State):
             self.discard = []
             events.append(StockTurned(len(self.stock_known)))
         self.stage = "play"
-        if self.stock_unknown:
+        if self.stock_n:
             if self.read:
                 self.phase = DRAW
                 return events
-            self.stock_unknown -= 1
+            self.stock_n -= 1
             self.unknown[p] += 1
         else:
             self.hands[p].append(self.stock_known.pop(0))
@@ -413,8 +313,8 @@ class RummyState(State):
         known, hidden = self._from_hand(p, (c,))
         self._remove(p, (c,), known, hidden)
         self.discard.append(c)
-        events: list[Event] = [Discarded(p, c, self.remaining(p))]
-        if self.remaining(p) == 0:
+        events: list[Event] = [Discarded(p, c, self.held(p))]
+        if self.held(p) == 0:
             return events + self._maybe_out(p)
         self.turn = self.left(p)
         self.stage = "draw"
@@ -423,7 +323,7 @@ class RummyState(State):
         return events
 
     def _maybe_out(self, p: int) -> list[Event]:
-        if self.remaining(p):
+        if self.held(p):
             return []
         self.out = p
         events: list[Event] = [WentOut(p)]
@@ -456,21 +356,12 @@ class RummyState(State):
 
     # --- words ----------------------------------------------------------------------------
 
-    def expected(self) -> str:
+    def expected_in_hand(self) -> str:
         names = self.game.players
-        if self.phase == OVER:
-            return "The game is over"
-        if self.phase == DEAL:
-            return (f"Read the next dealt card, for {names[self.deal_target()]}"
-                    f" ({self.dealt + 1} of {self.n * self.each})")
         if self.phase == UP:
             return "Turn up the next card and read it"
         if self.phase == DRAW:
             return f"Read the card {names[self.turn]} draws from the stock"
-        if self.phase == SHOW:
-            p = self.show_queue()[0]
-            return (f"{names[p]}, read your cards for the count ({len(self.shown[p]) + 1} of"
-                    f" {self.unknown[p]})")
         if self.stage == "draw":
             top = f"the {card_name(self.discard[-1])}" if self.discard else "nothing"
             return f"{names[self.turn]} to draw: the stock, or take {top}"
@@ -478,7 +369,7 @@ class RummyState(State):
 
     def status(self) -> str:
         names = self.game.players
-        held = ", ".join(f"{names[p]} {self.remaining(p)}" for p in range(self.n))
+        held = ", ".join(f"{names[p]} {self.held(p)}" for p in range(self.n))
         totals = ", ".join(f"{names[p]} {self.totals[p]}" for p in range(self.n))
         goal = []
         if self.target:
@@ -539,7 +430,7 @@ class RummyState(State):
             "melds": copy.deepcopy(self.melds),
             "hands": [list(h) for h in self.hands],
             "unknown": list(self.unknown),
-            "held": [self.remaining(p) for p in range(self.n)],
+            "held": [self.held(p) for p in range(self.n)],
             "shown": [list(s) for s in self.shown],
             "totals": list(self.totals),
             "history": copy.deepcopy(self.history),
