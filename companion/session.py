@@ -667,7 +667,7 @@ def _verbosity(meta: Mapping[str, Any]) -> Verbosity:
 
 def action_words(action: Action, game: Game | None = None) -> str:
     if isinstance(action, Throw):
-        return "a throw of " + " and ".join(str(v) for v in action.values)
+        return "a throw of " + " and ".join(number_word(v) for v in action.values)
     if isinstance(action, Draw):
         return game.card_words(action.card) if game else f"the card {action.card}"
     return str(action)

@@ -39,7 +39,7 @@ def test_a_device_presses_only_the_documented_buttons(tmp_path):
         table.device.send_line("DICE 3")
         table.until("Red throws three")
         table.device.send_line("BUTTON undo")  # a documented button still works
-        table.until("Undone: a throw of 3")
+        table.until("Undone: a throw of three")
         assert table.proc.poll() is None
         table.quit()
     finally:

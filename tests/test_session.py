@@ -96,7 +96,7 @@ def test_correct_replaces_the_last_throw():
     assert session.state.turn == 1
     assert session.command("correct 5").accepted
     assert session.state.turn == 0 and session.state.pot == 5
-    assert "Corrected to a throw of 5." in rec.texts
+    assert "Corrected to a throw of five." in rec.texts
     assert session.command("correct 9").accepted is False
     assert session.state.pot == 5
 
