@@ -57,6 +57,7 @@ class ConvNet:
         n, h, w, c = x.shape
         padded = np.zeros((n, h + 2, w + 2, c), np.float32)
         padded[:, 1:-1, 1:-1] = x
+        pooled = x  # (a network without stages: its input)
         for i in range(self.depth):
             weights, bias = self.params[f"c{i}"], self.params[f"cb{i}"]
             conv = (_pooled_im2col(padded) @ weights).reshape(4, -1, weights.shape[1])
