@@ -7,6 +7,7 @@ import importlib
 BENCHES: dict[str, str] = {
     "latency": "benchmarks.latency:main",
     "vision": "benchmarks.vision:main",
+    "camera": "benchmarks.camera:main",
     "dice-setups": "benchmarks.dice_setups:main",
     "cribbage": "benchmarks.cribbage_stats:main",
     "perft": "benchmarks.perft:main",

@@ -79,9 +79,9 @@ def main(argv: list[str]) -> int:
     cards = [FULL_DECK[int(i)] for i in rng.choice(52, count, replace=False)]
     height = 0.34 * SIZE[1]
     light_seed = int(rng.integers(1 << 30))
-    noisy = _Noise(rng)
-    frames = _lay_out(deck, cards, background, height, args.deal == "cribbage", args.light,
-                      light_seed, rng, noisy)
+    noisy = _Noise(rng, SIZE)
+    frames, _ = _lay_out(deck, cards, background, height, args.deal == "cribbage", args.light,
+                         light_seed, rng, noisy, SIZE)
     write_video(args.out, frames, FPS)
     calibration = args.out.with_name(f"{args.out.stem}-calibration{args.out.suffix}")
     shown: list[Image] = []
@@ -109,16 +109,28 @@ def _aspect(deck: Deck) -> float:
     return float(face.shape[1] / face.shape[0])
 
 
+def lay_out(deck: Deck, cards: list[Card], size: tuple[int, int], light: str,
+            rng: np.random.Generator, *, keep: bool) -> tuple[list[Image], list[int]]:
+    """The frames of ``cards`` laid one by one on a wooden table of ``size`` pixels, and for
+    each card the first frame in which it lies still (companion bench camera)."""
+    background = table("wood", size, rng).astype(np.float32)
+    light_seed = int(rng.integers(1 << 30))
+    return _lay_out(deck, cards, background, 0.34 * size[1], keep, light, light_seed, rng,
+                    _Noise(rng, size), size)
+
+
 def _lay_out(deck: Deck, cards: list[Card], background: Image, height: float, keep: bool,
              light: str, light_seed: int, rng: np.random.Generator,
-             noisy: _Noise) -> list[Image]:
+             noisy: _Noise, size: tuple[int, int]) -> tuple[list[Image], list[int]]:
     """Each card brought in from the bottom edge by a hand, then lying still; ``keep``: the
-    cards stay side by side (a hand shown), else each is taken away before the next."""
-    w, h = SIZE
+    cards stay side by side (a hand shown), else each is taken away before the next. Also
+    the first frame in which each card lies still."""
+    w, h = size
     aspect = _aspect(deck)
     step = height * aspect * 1.25
     lying: list[tuple[Card, Image]] = []
     frames: list[Image] = []
+    still_from: list[int] = []
     for k, card in enumerate(cards):
         x = (w / 2 + (k - (len(cards) - 1) / 2) * step) if keep else w / 2
         target = card_quad(x, h / 2, height, aspect, rng.uniform(-0.15, 0.15))
@@ -130,13 +142,14 @@ def _lay_out(deck: Deck, cards: list[Card], background: Image, height: float, ke
             _hand_on(canvas, quad)
             frames.append(noisy(_lit(canvas, light, light_seed)))
         lying.append((card, target))
+        still_from.append(len(frames))
         still = _lit(_table_with(deck, background, lying), light, light_seed)
         frames += [noisy(still) for _ in range(RESTING)]
         if not keep:
             lying.clear()
             empty = _lit(background.copy(), light, light_seed)
             frames += [noisy(empty) for _ in range(6)]
-    return frames
+    return frames, still_from
 
 
 def _table_with(deck: Deck, background: Image, lying: list[tuple[Card, Image]]) -> Image:
@@ -165,14 +178,15 @@ def _lit(canvas: Image, light: str, seed: int) -> Image:
 class _Noise:
     """Sensor noise: a few frames of it, shifted at random for each frame (fast)."""
 
-    def __init__(self, rng: np.random.Generator) -> None:
+    def __init__(self, rng: np.random.Generator, size: tuple[int, int]) -> None:
         self.rng = rng
-        self.bank = [rng.normal(0, 2.0, (SIZE[1], SIZE[0], 3)).astype(np.float32)
+        self.width = size[0]
+        self.bank = [rng.normal(0, 2.0, (size[1], size[0], 3)).astype(np.float32)
                      for _ in range(3)]
 
     def __call__(self, frame: Image) -> Image:
         noise = np.roll(self.bank[int(self.rng.integers(3))],
-                        int(self.rng.integers(SIZE[0])), axis=1)
+                        int(self.rng.integers(self.width)), axis=1)
         out: Image = np.clip(frame + noise, 0, 255).astype(np.uint8)
         return out
 

@@ -56,7 +56,8 @@ def main(argv: list[str]) -> int:
     rng = np.random.default_rng(args.seed)
     needed = args.throws * args.dice
     # some dice lie on a photo's edge and are skipped; one more die for the calibration
-    sprites = [_to_side(s) for s in cut_sprites(load_photos(), 2 * needed + 2, rng)[: needed + 1]]
+    cut = cut_sprites(load_photos(), 2 * needed + 2, rng)[: needed + 1]
+    sprites = [to_side(s, DIE_SIDE) for s in cut]
     background = paper(SIZE, rng)
     calibration = args.out.with_name(f"{args.out.stem}-calibration{args.out.suffix}")
     with_die = background.copy()
@@ -80,9 +81,10 @@ def main(argv: list[str]) -> int:
     return 0
 
 
-def _to_side(sprite: Sprite) -> Sprite:
-    """The die scaled to DIE_SIDE (a sprite is 1.2 die sides across: vision/roll_frames.py)."""
-    side = round(1.2 * DIE_SIDE)
+def to_side(sprite: Sprite, die_side: int) -> Sprite:
+    """The die scaled to die_side pixels (a sprite is 1.2 die sides across:
+    vision/roll_frames.py)."""
+    side = round(1.2 * die_side)
     mode = cv2.INTER_AREA if sprite.image.shape[0] > side else cv2.INTER_CUBIC
     return Sprite(sprite.value, cv2.resize(sprite.image, (side, side), interpolation=mode),
                   cv2.resize(sprite.mask, (side, side), interpolation=cv2.INTER_LINEAR))

@@ -1,0 +1,42 @@
+"""bench camera plays a recording through the real camera source into a Session (a benchmark,
+so no time is asserted: only that every throw and card is accounted for, and timed when the
+companion spoke about it)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from benchmarks import camera
+
+
+def _run(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, object]:
+    assert camera.main([*args, "--size", "640x360", "--fps", "10", "--json"]) == 0
+    result: dict[str, object] = json.loads(capsys.readouterr().out)
+    return result
+
+
+def _accounted(result: dict[str, object]) -> int:
+    keys = ("said_sure_right", "said_sure_wrong", "asked", "unreadable", "missed")
+    return sum(int(result[k]) for k in keys)  # type: ignore[call-overload]
+
+
+def test_bench_camera_accounts_for_every_throw(capsys: pytest.CaptureFixture[str]) -> None:
+    result = _run(capsys, "dice", "--events", "3", "--dice", "1")
+    assert result["events"] == 3 and _accounted(result) == 3
+    assert result["timed"] == 3 - int(result["missed"])  # type: ignore[call-overload]
+    assert result["timed"] and float(result["p50_ms"]) > 0  # type: ignore[arg-type]
+
+
+def test_bench_camera_accounts_for_every_card(capsys: pytest.CaptureFixture[str]) -> None:
+    result = _run(capsys, "cards", "--events", "2")
+    assert result["events"] == 2 and _accounted(result) == 2
+    assert result["game"] == "crazy-eights"
+
+
+def test_bench_camera_refuses_bad_arguments() -> None:
+    with pytest.raises(ValueError, match="--events"):
+        camera.main(["dice", "--events", "0"])
+    with pytest.raises(ValueError, match="WIDTHxHEIGHT"):
+        camera.main(["dice", "--size", "big"])
