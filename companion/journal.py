@@ -440,8 +440,12 @@ class Journal:
         journal keeps its own)."""
         when = time.time() if at is None else float(at)
         text = json.dumps(payload)
-        with self._writing():
-            if self._legacy():
+        # A journal already checked (all but the first append to an old one) needs no
+        # transaction around its one INSERT, which SQLite commits by itself: one statement
+        # an entry instead of three (each also lets the interpreter's other threads in).
+        sealed = "hash" in self._entry_columns()
+        with self._writing(single=sealed):
+            if not sealed and self._legacy():
                 self._seal(legacy=True)
             seq, prev = self._chain_tail()
             seq += 1
@@ -549,12 +553,16 @@ class Journal:
     # --- writing and its errors -----------------------------------------------------
 
     @contextlib.contextmanager
-    def _writing(self) -> Iterator[None]:
-        """One transaction. A disk error becomes a DiskError, said once (``on_error``), and
+    def _writing(self, *, single: bool = False) -> Iterator[None]:
+        """One transaction (``single``: the body writes with one statement, its own
+        transaction). A disk error becomes a DiskError, said once (``on_error``), and
         every later write is refused with it: the journal keeps what is on disk."""
         if self.error is not None:
             raise DiskError(self.error)
         try:
+            if single:
+                yield
+                return
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 yield

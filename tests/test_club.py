@@ -147,6 +147,45 @@ def test_every_entry_reaches_the_hub_once_and_the_game_is_reproduced_there(tmp_p
         broker.stop()
 
 
+def test_an_entry_is_published_only_once_it_is_on_the_disk(tmp_path, monkeypatch):
+    import os
+    import threading
+
+    from companion import journal as journal_module
+
+    broker = start_broker(tmp_path / "broker")
+    hub = Hub(Broker.parse(broker.url())).start()
+    table = open_table(tmp_path, broker.url(), "t1", "chess", ["White", "Black"], seed=1)
+    release, syncing = threading.Event(), threading.Event()
+    real_fdatasync = os.fdatasync
+
+    def slow_fdatasync(fd: int) -> None:
+        syncing.set()
+        release.wait(WAIT)
+        real_fdatasync(fd)
+
+    try:
+        assert hub.wait_for(lambda h: any(g.info for g in h.games.values()), WAIT)
+        assert table.session.journal.wait_durable(WAIT)
+        monkeypatch.setattr(journal_module.os, "fdatasync", slow_fdatasync)
+        # (The table's reply waits for the disk: the move is made from another thread.)
+        moved = threading.Thread(target=table.session.command, args=("e2e4",))
+        moved.start()
+        assert syncing.wait(WAIT)
+        table.publisher.wake()
+        assert not hub.wait_for(lambda h: h.received > 0, 0.5)  # held back meanwhile
+        release.set()
+        moved.join(WAIT)
+        assert table.session.command("e7e5").accepted
+        assert hub.wait_for(lambda h: _applied(h, "t1") == 2, WAIT)
+        assert hub.duplicates == 0
+    finally:
+        release.set()
+        table.close()
+        hub.close()
+        broker.stop()
+
+
 def test_a_table_publishes_from_a_process_with_more_than_1024_files_open(tmp_path):
     """The bench runs 50 to 100 tables in one process: their descriptors pass select's 1,024,
     where select fails at once, every time (netloop.py waits with poll)."""
