@@ -4,6 +4,7 @@ condition with a timeout."""
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
@@ -324,6 +325,49 @@ def test_ten_tables_publish_and_the_hub_keeps_the_standings(tmp_path):
             t.close()
         hub.close()
         broker.stop()
+
+
+def test_each_game_of_a_cribbage_match_counts_in_the_league(tmp_path):
+    import random
+
+    from companion.club.hub import GameRecord
+    from companion.club.publisher import public_view
+    from companion.club.standings import cribbage_league, results_csv
+    from companion.engine import CHANCE
+    from companion.journal import Journal
+    from companion.session import Session, build_game
+    from companion.voice import Recorder
+
+    # A best-of-three match played by the rules, and a hub record of its public view.
+    game, files = build_game("cribbage", ["Ann", "Bob"], {"match": 3})
+    session = Session.start(game, Journal.memory(), Recorder(), seed=3,
+                            auto_chance=frozenset({"card", "shuffle"}), config=files)
+    rng = random.Random(3)
+    while not session.state.is_terminal():
+        state = session.state
+        session.apply(state.sample_chance(rng) if state.current_player() == CHANCE
+                      else rng.choice(state.legal_actions()), source="script")
+    final = session.state.to_json()
+    played = final["games"]
+    assert len(played) >= 2  # a match: best of three
+    record = GameRecord("t1", "g1", info={"game": "cribbage", "players": ["Ann", "Bob"]},
+                        view=public_view(game, session.state, len(session.applied)))
+    league = {row["player"]: row for row in cribbage_league([record])}
+    for side, name in enumerate(["Ann", "Bob"]):
+        row = league[name]
+        assert row["played"] == len(played)
+        assert row["won"] == sum(g["winner"] == side for g in played)
+        assert row["lost"] == len(played) - row["won"]
+        assert row["game_points"] == final["match_points"][side]  # the engine's own count
+        assert row["spread"] == sum(g["scores"][side] - g["scores"][1 - side] for g in played)
+
+    class Night:  # what results_csv reads of a hub
+        lock = contextlib.nullcontext()
+        games = {("t1", "g1"): record}
+
+    rows = list(csv.DictReader(io.StringIO(results_csv(Night))))  # type: ignore[arg-type]
+    assert [(r["player"], int(r["game_points"])) for r in rows] == [
+        ("Ann", final["match_points"][0]), ("Bob", final["match_points"][1])]
 
 
 def _chess_step(table: Table, moves: list[str], resigns: int | None) -> None:
