@@ -145,7 +145,7 @@ class Publisher:
 
     # --- the table's side: never blocks -------------------------------------------------
 
-    def wake(self, _session: Session | None = None, _events: Sequence[Event] = ()) -> None:
+    def wake(self) -> None:
         with self._cond:
             asleep = not self._dirty
             self._dirty = True
