@@ -143,7 +143,7 @@ class Publisher:
     def connected(self) -> bool:
         return self._connected
 
-    # --- the table's side: never blocks -------------------------------------------------
+    # --- the journal syncer's side: never blocks -----------------------------------------
 
     def wake(self) -> None:
         with self._cond:
