@@ -443,7 +443,10 @@ class Journal:
         # A journal already checked (all but the first append to an old one) needs no
         # transaction around its one INSERT, which SQLite commits by itself: one statement
         # an entry instead of three (each also lets the interpreter's other threads in).
-        sealed = "hash" in self._entry_columns()
+        try:
+            sealed = "hash" in self._entry_columns()
+        except sqlite3.Error:  # the transaction's way finds it again and says what it is
+            sealed = False
         with self._writing(single=sealed):
             if not sealed and self._legacy():
                 self._seal(legacy=True)
