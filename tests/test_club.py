@@ -307,6 +307,24 @@ def test_ten_tables_publish_and_the_hub_keeps_the_standings(tmp_path):
             worths = dict(zip(t.session.game.players, t.session.state.scores(), strict=True))
             assert {w["player"]: w["worth"] for w in row["worths"]} == worths
             assert row["worths"][0]["player"] in row["winners"]
+        # and each table's whole screen at the hub, with the facts its own screen shows
+        # (from the public state: the hidden shuffles leave the hub without the rules state)
+        from companion.club.screen import table_document
+        from companion.view.families import monopoly as monopoly_facts
+        from companion.view.recent import Recent
+
+        for t in tables[8:]:
+            with hub.lock:
+                record = _record(hub, t.name)
+                assert record.reproduce() is None
+                doc = table_document(record)
+            assert doc is not None and doc["family"] == "monopoly"
+            own = monopoly_facts(t.session, t.session.state.to_json(), Recent())
+            assert own["deeds"] != [[], [], []]  # property was bought
+            for key in ("currency", "groups", "deeds"):
+                assert doc["extra"][key] == own[key], key
+            assert doc["extra"]["worth"] == [int(w) for w in t.session.state.scores()]
+            assert doc["extra"]["payments"]  # rent, purchases, ... in the table's words
 
         # The exports.
         rows = list(csv.DictReader(io.StringIO(results_csv(hub))))
