@@ -46,13 +46,18 @@ def cpu_seconds() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def process_cpu_seconds(pid: int) -> float:
+def process_cpu_seconds(pid: int | str) -> float:
     """Another process's CPU time so far (the broker), from /proc; 0 where there is none."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
     except OSError:
         return 0.0
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def thread_cpu_seconds(native_id: int | None) -> float:
+    """One of this process's threads' CPU time so far, from /proc; 0 where there is none."""
+    return process_cpu_seconds(f"self/task/{native_id}") if native_id is not None else 0.0
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -150,13 +155,29 @@ class SimulatedTable:
             self._open()
         kind, payload, source = self.script.pop(0)
         self.journal.append(kind, payload, source=source)
-        self.journaled += 1
-        self.publisher.wake()
+        self.journaled += 1  # the journal wakes the publisher once the entry is on the disk
+
+    def threads(self) -> dict[str, list[int | None]]:
+        """The native ids of this table's syncer and publisher threads, of every game."""
+        games = [*self.finished, (self.publisher, self.journal)]
+        return {"syncer": [j._syncer.native_id if j._syncer else None for _, j in games],
+                "publisher": [p._thread.native_id for p, _ in games]}
 
     def close(self) -> None:
         for publisher, journal in [*self.finished, (self.publisher, self.journal)]:
             publisher.close(timeout=30)
             journal.close()
+
+
+def threads_cpu(tables: list[SimulatedTable]) -> dict[str, dict[int | None, float]]:
+    """CPU seconds so far of the tables' threads, by part and thread."""
+    parts: dict[str, dict[int | None, float]] = {"writer": {
+        threading.get_native_id(): thread_cpu_seconds(threading.get_native_id())}}
+    for table in tables:
+        for part, ids in table.threads().items():
+            for native_id in ids:
+                parts.setdefault(part, {})[native_id] = thread_cpu_seconds(native_id)
+    return parts
 
 
 def worker(names: list[str], url: str, folder: str, rate: float, seconds: float,
@@ -178,6 +199,7 @@ def worker(names: list[str], url: str, folder: str, rate: float, seconds: float,
     time.sleep(max(0.0, start_wall - time.time()))
     started = time.monotonic()
     cpu = cpu_seconds()
+    before = threads_cpu(tables)
     while time.monotonic() - started < seconds:
         for table, offset in zip(tables, offsets, strict=True):
             wait = started + tick * period + offset - time.monotonic()
@@ -190,9 +212,12 @@ def worker(names: list[str], url: str, folder: str, rate: float, seconds: float,
         tick += 1
     played = time.monotonic() - started
     cpu = cpu_seconds() - cpu  # the tables' journals, sessions' syncers, publishers, paho
+    after = threads_cpu(tables)  # (threads of games begun meanwhile count from 0)
+    parts = {part: sum(t - before.get(part, {}).get(i, 0.0) for i, t in ids.items())
+             for part, ids in after.items()}
     for table in tables:
         table.close()
-    pipe.send({"steps": steps, "late": late, "played": played, "cpu": cpu,
+    pipe.send({"steps": steps, "late": late, "played": played, "cpu": cpu, "parts": parts,
                "entries": sum(t.journaled for t in tables)})
 
 
@@ -269,6 +294,12 @@ def run(tables: int, rate: float, seconds: float, processes: int,
                 "tables": round(sum(r["cpu"] for r in reports) / max(steps, 1) * 1000, 3),
                 "hub": round(hub_cpu / max(steps, 1) * 1000, 3),
                 "broker": round(broker_cpu / max(steps, 1) * 1000, 3),
+                # the tables' part by thread: the writer (the simulated players' thread:
+                # the journal's appends), the journals' syncers, the publishers (with paho)
+                "tables_by_thread": {
+                    part: round(sum(r["parts"].get(part, 0.0) for r in reports)
+                                / max(steps, 1) * 1000, 3)
+                    for part in ("writer", "syncer", "publisher")},
             },
         }
         hub.close()
@@ -310,5 +341,8 @@ def main(argv: list[str]) -> int:
         cpu = result["cpu_ms_per_input"]
         print(f"CPU per input: tables {cpu['tables']} ms, hub {cpu['hub']} ms, broker "
               f"{cpu['broker']} ms")
+        by = cpu["tables_by_thread"]
+        print(f"the tables' by thread: writer {by['writer']} ms, syncers {by['syncer']} ms, "
+              f"publishers {by['publisher']} ms")
     sys.stdout.flush()
     return 0 if result["lost"] == 0 else 1

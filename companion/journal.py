@@ -41,7 +41,8 @@ import stat
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections import deque
+from collections.abc import Callable, Generator, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -72,6 +73,9 @@ _SEAL_KEYS = frozenset({"schema", "checksum", "checked_from"})  # set by the jou
 # entry: two more fsyncs each, about 0.25 ms of CPU an input in bench club)
 CHECKPOINT_IDLE = 0.5
 CHECKPOINT_EVERY = 1000  # entries: checkpoint even without a pause (a flood of input)
+# The writer's last entries kept in memory for a follower in the same process (the club's
+# publisher): it takes them from here instead of reading them back from the file.
+RECENT = 256
 DURABLE_TIMEOUT = 30.0  # a disk that has not confirmed a save by then is failing
 MODE = 0o600  # journals and logs: the owner's alone
 
@@ -233,6 +237,11 @@ class Journal:
                 raise DiskError(f"cannot write {self.path}: {disk_reason(err)}") from None
         self._cond = threading.Condition()
         self._appended = 0  # entries (and meta writes) committed
+        self._last_seq = 0  # the last entry committed by this writer
+        self._durable_seq = 0  # entries up to this number are on the disk
+        self._recent: deque[Entry] = deque(maxlen=RECENT)
+        # Told (from the syncer's thread; quick, never raising) each time more is on the disk.
+        self.on_durable: list[Callable[[], None]] = []
         self._synced = 0  # of those, how many are known to be on the disk
         self._checkpointed = 0  # of those, how many are in the database file itself
         self._sync_failed = False  # the syncer has stopped on a disk error
@@ -241,6 +250,7 @@ class Journal:
         if not memory and not readonly:
             try:
                 self._initial_sync()
+                self._last_seq = self._durable_seq = self._max_seq()
             except OSError as err:
                 self._db.close()
                 self._release()
@@ -324,6 +334,13 @@ class Journal:
             os.fsync(folder)
         finally:
             os.close(folder)
+
+    def _max_seq(self) -> int:
+        try:
+            (n,) = self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM entries").fetchone()
+        except sqlite3.Error:  # a damaged file: its reader says so
+            return 0
+        return int(n)
 
     @classmethod
     def memory(cls) -> Journal:
@@ -423,8 +440,15 @@ class Journal:
         journal keeps its own)."""
         when = time.time() if at is None else float(at)
         text = json.dumps(payload)
-        with self._writing():
-            if self._legacy():
+        # A journal already checked (all but the first append to an old one) needs no
+        # transaction around its one INSERT, which SQLite commits by itself: one statement
+        # an entry instead of three (each also lets the interpreter's other threads in).
+        try:
+            sealed = "hash" in self._entry_columns()
+        except sqlite3.Error:  # the transaction's way finds it again and says what it is
+            sealed = False
+        with self._writing(single=sealed):
+            if not sealed and self._legacy():
                 self._seal(legacy=True)
             seq, prev = self._chain_tail()
             seq += 1
@@ -435,7 +459,8 @@ class Journal:
                 (seq, when, kind, text, source, float(confidence), note, link),
             )
         self._tail = (seq, link)
-        self._committed()
+        self._committed(Entry(seq, when, kind, json.loads(text), source, float(confidence),
+                              note))
         return seq
 
     def _chain_tail(self) -> tuple[int, str]:
@@ -458,7 +483,7 @@ class Journal:
                                   self._db.execute("PRAGMA table_info(entries)").fetchall())
         return self._columns
 
-    def entries(self, after: int = 0, *, follow: bool = False) -> Iterator[Entry]:
+    def entries(self, after: int = 0, *, follow: bool = False) -> Generator[Entry, None, None]:
         """Every entry in order (``after``: only those numbered above it), each checked
         against the chain; DamagedJournal at the first that does not check, UnknownFormat at
         one of a kind this version does not know. A read-only journal then reads its whole
@@ -531,12 +556,16 @@ class Journal:
     # --- writing and its errors -----------------------------------------------------
 
     @contextlib.contextmanager
-    def _writing(self) -> Iterator[None]:
-        """One transaction. A disk error becomes a DiskError, said once (``on_error``), and
+    def _writing(self, *, single: bool = False) -> Iterator[None]:
+        """One transaction (``single``: the body writes with one statement, its own
+        transaction). A disk error becomes a DiskError, said once (``on_error``), and
         every later write is refused with it: the journal keeps what is on disk."""
         if self.error is not None:
             raise DiskError(self.error)
         try:
+            if single:
+                yield
+                return
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 yield
@@ -566,12 +595,33 @@ class Journal:
 
     # --- durability ---------------------------------------------------------------------
 
-    def _committed(self) -> None:
+    def _committed(self, entry: Entry | None = None) -> None:
         with self._cond:
             self._appended += 1
+            if entry is not None:
+                self._last_seq = entry.seq
+                self._recent.append(entry)
             if self._syncer is None:
                 self._synced = self._checkpointed = self._appended
+                self._durable_seq = self._last_seq
             self._cond.notify_all()
+
+    def durable_seq(self) -> int:
+        """The number of the last entry known to be on the disk (a look, never a wait): what
+        a follower may pass on. Entries a writer finds in its file when it opens it count."""
+        with self._cond:
+            return self._durable_seq
+
+    def recent(self, after: int) -> list[Entry] | None:
+        """This writer's entries numbered above ``after``, from memory, exactly as
+        ``entries`` would read them back; None when they are no longer (or never were) held
+        here: read them from the file."""
+        with self._cond:
+            if after >= self._last_seq:
+                return []
+            if not self._recent or self._recent[0].seq > after + 1:
+                return None
+            return [entry for entry in self._recent if entry.seq > after]
 
     def wait_durable(self, timeout: float | None = DURABLE_TIMEOUT, *,
                      upto: int | None = None) -> bool:
@@ -635,6 +685,7 @@ class Journal:
                 if self._closed and self._appended <= self._synced:
                     break
                 target = self._appended
+                target_seq = self._last_seq
             try:
                 if wal_fd is None:
                     wal_fd = os.open(self.path + "-wal", os.O_RDONLY)
@@ -662,8 +713,11 @@ class Journal:
                 break
             with self._cond:
                 self._synced = target
+                self._durable_seq = max(self._durable_seq, target_seq)
                 dirty = True
                 self._cond.notify_all()
+            for told in self.on_durable:
+                told()
         if wal_fd is not None:
             os.close(wal_fd)
         if checkpointer is not None:

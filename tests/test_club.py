@@ -4,6 +4,7 @@ condition with a timeout."""
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
@@ -147,6 +148,45 @@ def test_every_entry_reaches_the_hub_once_and_the_game_is_reproduced_there(tmp_p
         broker.stop()
 
 
+def test_an_entry_is_published_only_once_it_is_on_the_disk(tmp_path, monkeypatch):
+    import os
+    import threading
+
+    from companion import journal as journal_module
+
+    broker = start_broker(tmp_path / "broker")
+    hub = Hub(Broker.parse(broker.url())).start()
+    table = open_table(tmp_path, broker.url(), "t1", "chess", ["White", "Black"], seed=1)
+    release, syncing = threading.Event(), threading.Event()
+    real_fdatasync = os.fdatasync
+
+    def slow_fdatasync(fd: int) -> None:
+        syncing.set()
+        release.wait(WAIT)
+        real_fdatasync(fd)
+
+    try:
+        assert hub.wait_for(lambda h: any(g.info for g in h.games.values()), WAIT)
+        assert table.session.journal.wait_durable(WAIT)
+        monkeypatch.setattr(journal_module.os, "fdatasync", slow_fdatasync)
+        # (The table's reply waits for the disk: the move is made from another thread.)
+        moved = threading.Thread(target=table.session.command, args=("e2e4",))
+        moved.start()
+        assert syncing.wait(WAIT)
+        table.publisher.wake()
+        assert not hub.wait_for(lambda h: h.received > 0, 0.5)  # held back meanwhile
+        release.set()
+        moved.join(WAIT)
+        assert table.session.command("e7e5").accepted
+        assert hub.wait_for(lambda h: _applied(h, "t1") == 2, WAIT)
+        assert hub.duplicates == 0
+    finally:
+        release.set()
+        table.close()
+        hub.close()
+        broker.stop()
+
+
 def test_a_table_publishes_from_a_process_with_more_than_1024_files_open(tmp_path):
     """The bench runs 50 to 100 tables in one process: their descriptors pass select's 1,024,
     where select fails at once, every time (netloop.py waits with poll)."""
@@ -267,6 +307,24 @@ def test_ten_tables_publish_and_the_hub_keeps_the_standings(tmp_path):
             worths = dict(zip(t.session.game.players, t.session.state.scores(), strict=True))
             assert {w["player"]: w["worth"] for w in row["worths"]} == worths
             assert row["worths"][0]["player"] in row["winners"]
+        # and each table's whole screen at the hub, with the facts its own screen shows
+        # (from the public state: the hidden shuffles leave the hub without the rules state)
+        from companion.club.screen import table_document
+        from companion.view.families import monopoly as monopoly_facts
+        from companion.view.recent import Recent
+
+        for t in tables[8:]:
+            with hub.lock:
+                record = _record(hub, t.name)
+                assert record.reproduce() is None
+                doc = table_document(record)
+            assert doc is not None and doc["family"] == "monopoly"
+            own = monopoly_facts(t.session, t.session.state.to_json(), Recent())
+            assert own["deeds"] != [[], [], []]  # property was bought
+            for key in ("currency", "groups", "deeds"):
+                assert doc["extra"][key] == own[key], key
+            assert doc["extra"]["worth"] == [int(w) for w in t.session.state.scores()]
+            assert doc["extra"]["payments"]  # rent, purchases, ... in the table's words
 
         # The exports.
         rows = list(csv.DictReader(io.StringIO(results_csv(hub))))
@@ -285,6 +343,49 @@ def test_ten_tables_publish_and_the_hub_keeps_the_standings(tmp_path):
             t.close()
         hub.close()
         broker.stop()
+
+
+def test_each_game_of_a_cribbage_match_counts_in_the_league(tmp_path):
+    import random
+
+    from companion.club.hub import GameRecord
+    from companion.club.publisher import public_view
+    from companion.club.standings import cribbage_league, results_csv
+    from companion.engine import CHANCE
+    from companion.journal import Journal
+    from companion.session import Session, build_game
+    from companion.voice import Recorder
+
+    # A best-of-three match played by the rules, and a hub record of its public view.
+    game, files = build_game("cribbage", ["Ann", "Bob"], {"match": 3})
+    session = Session.start(game, Journal.memory(), Recorder(), seed=3,
+                            auto_chance=frozenset({"card", "shuffle"}), config=files)
+    rng = random.Random(3)
+    while not session.state.is_terminal():
+        state = session.state
+        session.apply(state.sample_chance(rng) if state.current_player() == CHANCE
+                      else rng.choice(state.legal_actions()), source="script")
+    final = session.state.to_json()
+    played = final["games"]
+    assert len(played) >= 2  # a match: best of three
+    record = GameRecord("t1", "g1", info={"game": "cribbage", "players": ["Ann", "Bob"]},
+                        view=public_view(game, session.state, len(session.applied)))
+    league = {row["player"]: row for row in cribbage_league([record])}
+    for side, name in enumerate(["Ann", "Bob"]):
+        row = league[name]
+        assert row["played"] == len(played)
+        assert row["won"] == sum(g["winner"] == side for g in played)
+        assert row["lost"] == len(played) - row["won"]
+        assert row["game_points"] == final["match_points"][side]  # the engine's own count
+        assert row["spread"] == sum(g["scores"][side] - g["scores"][1 - side] for g in played)
+
+    class Night:  # what results_csv reads of a hub
+        lock = contextlib.nullcontext()
+        games = {("t1", "g1"): record}
+
+    rows = list(csv.DictReader(io.StringIO(results_csv(Night))))  # type: ignore[arg-type]
+    assert [(r["player"], int(r["game_points"])) for r in rows] == [
+        ("Ann", final["match_points"][0]), ("Bob", final["match_points"][1])]
 
 
 def _chess_step(table: Table, moves: list[str], resigns: int | None) -> None:

@@ -93,3 +93,45 @@ def test_a_disk_that_refuses_to_sync_is_reported_not_waited_on(tmp_path, monkeyp
     assert journal.wait_durable(WAIT) is False
     assert "Input/output error" in (journal.error or "")
     journal.close()
+
+
+def test_a_follower_is_told_what_is_on_disk_and_gets_the_entries_from_memory(tmp_path,
+                                                                              monkeypatch):
+    release = threading.Event()
+    syncing = threading.Event()
+    real_fdatasync = os.fdatasync
+
+    def slow_fdatasync(fd):
+        syncing.set()
+        release.wait(WAIT)
+        real_fdatasync(fd)
+
+    journal = Journal(tmp_path / "g.sqlite")
+    journal.write_meta({"game": "dice", "players": ["Red"]})
+    assert journal.wait_durable(WAIT)
+    told = threading.Event()
+    journal.on_durable.append(told.set)
+    monkeypatch.setattr(journal_module.os, "fdatasync", slow_fdatasync)
+    journal.append("action", {"type": "Throw", "values": [4]}, source="camera:0")
+    journal.append("undo", {"count": 1}, note="n")
+    assert syncing.wait(WAIT)
+    assert journal.durable_seq() == 0  # committed, not yet on the disk
+    # The writer's own entries, exactly as read back from the file.
+    assert journal.recent(0) == list(journal.entries())
+    assert journal.recent(1) == list(journal.entries(after=1))
+    assert journal.recent(2) == []
+    release.set()
+    assert told.wait(WAIT)
+    assert journal.wait_durable(WAIT)
+    assert journal.durable_seq() == 2
+    for n in range(journal_module.RECENT):
+        journal.append("action", {"type": "Throw", "values": [n % 6 + 1]})
+    last = 2 + journal_module.RECENT
+    assert journal.recent(1) is None  # no longer held: read from the file
+    assert [e.seq for e in journal.recent(last - 1) or []] == [last]
+    journal.close()
+    # A writer opening a journal knows what the file holds is on the disk, and holds none
+    # of it in memory.
+    again = Journal(tmp_path / "g.sqlite")
+    assert again.durable_seq() == last and again.recent(0) is None and again.recent(last) == []
+    again.close()

@@ -4,9 +4,10 @@ the view's own renderers (its board, pegboard, track), as the table's big screen
 
 A family's facts are built by the view's own code (``companion.view.families``) from the
 public state, with the game replayed through the rules where no entry of it was hidden
-(chess, checkers, race and dice games); where a family needs more than the hub has (a
-Monopoly game's hidden shuffles leave the hub without its rules state), there is no whole
-screen and the page keeps the table's card.
+(chess, checkers, race and dice games). A Monopoly game's hidden shuffles leave the hub
+without its rules state: its facts come from the public state, which holds them all. Where
+a family needs more than the hub has, there is no whole screen and the page keeps the
+table's card.
 """
 
 from __future__ import annotations
@@ -68,7 +69,10 @@ def table_document(record: GameRecord) -> dict[str, Any] | None:
         recent.memo["pegs"] = _pegs(record)
     try:
         replayed = _replayed(record)
-        extra = family_extra(replayed, view["state"], recent)  # type: ignore[arg-type]
+        if replayed.state is None and record.name == "monopoly":
+            extra = _monopoly(record, replayed.game, view)
+        else:
+            extra = family_extra(replayed, view["state"], recent)  # type: ignore[arg-type]
     except Exception as err:  # noqa: BLE001 - what the hub lacks: the card stays
         log.debug("no whole screen for table %s: %s", record.table, err)
         return None
@@ -85,6 +89,28 @@ def table_document(record: GameRecord) -> dict[str, Any] | None:
         "scores": view.get("scores", []), "actions": view.get("actions", 0),
         "said": list(recent.said), "refusals": [], "events": [],
         "state": view["state"], "extra": extra,
+    }
+
+
+def _monopoly(record: GameRecord, game: Game, view: dict[str, Any]) -> dict[str, Any]:
+    """The Monopoly family's facts (``companion.view.families.monopoly``) from the public
+    state, which has them all: the hidden shuffles leave the hub without the rules state."""
+    from companion.view.families import PAYMENT_KEYS
+
+    ed = game.edition  # type: ignore[attr-defined]
+    raw = view["state"]
+    owners = {space["index"]: space.get("owner") for space in raw["spaces"]}
+    payments = [event["text"] for seq in range(1, record.applied + 1)
+                for event in record.entries[seq]["events"]
+                if event.get("key") in PAYMENT_KEYS and event.get("text")]
+    return {
+        "currency": "$" if ed.currency == "dollars" else f"{ed.currency} ",
+        "groups": [ed.group_keys[ed.group[s]] if ed.group[s] >= 0 else None
+                   for s in range(ed.size)],
+        "worth": [int(w) for w in view.get("scores", [])],  # the engine's valuation
+        "deeds": [[s for s in ed.properties if owners.get(s) == p]
+                  for p in range(len(game.players))],
+        "payments": payments[-6:],
     }
 
 

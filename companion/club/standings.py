@@ -4,6 +4,7 @@ Cribbage league table (the American Cribbage Congress's club scoring): a win is 
 points, a win by a skunk 3 (the losers more than 30 points short: below 91 in a game to 121,
 below 31 in a game to 61), a loss 0; a double skunk (below 61 in a game to 121) is listed and
 worth a skunk. Ties go to games won, then to the spread (points won by minus points lost by).
+Each game of a match (cribbage's option match) counts as a game of the league.
 Chess: each finished game's result, and a crosstable (1, ½, 0) with each player's total.
 Monopoly: each game's final worths (cash, property at its price, buildings at cost: the
 engine's ``scores``), the winner first.
@@ -53,14 +54,23 @@ class LeagueRow:
         return dict(self.__dict__)
 
 
-def cribbage_result(game: GameRecord) -> list[dict[str, Any]]:
-    """Per player of a finished game: won, margin, skunk, double skunk, game points."""
+def cribbage_games(game: GameRecord) -> list[list[dict[str, Any]]]:
+    """Each game of a finished cribbage table (a match plays several: its state's ``games``),
+    per player: won, margin, skunk, double skunk, game points."""
     state = game.view["state"]
     names = _players(game)
     sides: list[list[int]] = state["sides"]
-    scores: list[int] = state["scores"]
     target = int(state["target"])
-    winner = next(i for i, side in enumerate(sides) if set(side) == set(state["winners"]))
+    played = state.get("games") or []
+    if not played:  # a state from before match play: its one game
+        winner = next(i for i, side in enumerate(sides) if set(side) == set(state["winners"]))
+        played = [{"scores": state["scores"], "winner": winner}]
+    return [_cribbage_game(names, sides, target, [int(v) for v in g["scores"]],
+                           int(g["winner"])) for g in played]
+
+
+def _cribbage_game(names: list[str], sides: list[list[int]], target: int, scores: list[int],
+                   winner: int) -> list[dict[str, Any]]:
     best_loser = max(s for i, s in enumerate(scores) if i != winner)
     skunk = best_loser < target - 30
     double = target >= 121 and best_loser < target - 60
@@ -75,10 +85,26 @@ def cribbage_result(game: GameRecord) -> list[dict[str, Any]]:
     return rows
 
 
+def cribbage_result(game: GameRecord) -> list[dict[str, Any]]:
+    """Per player of a finished table, as the CSV gives it: its one game; or, for a match,
+    the game points of all its games and whether any of them was a skunk."""
+    games = cribbage_games(game)
+    if len(games) == 1:
+        return games[0]
+    totals: dict[str, dict[str, Any]] = {}
+    for rows in games:
+        for r in rows:
+            total = totals.setdefault(r["player"], {"player": r["player"], "game_points": 0,
+                                                    "skunk": False})
+            total["game_points"] += r["game_points"]
+            total["skunk"] = total["skunk"] or r["skunk"]
+    return list(totals.values())
+
+
 def cribbage_league(games: Iterable[GameRecord]) -> list[dict[str, Any]]:
     rows: dict[str, LeagueRow] = {}
     for game in finished(games, "cribbage"):
-        for r in cribbage_result(game):
+        for r in (r for match_game in cribbage_games(game) for r in match_game):
             row = rows.setdefault(r["player"], LeagueRow(r["player"]))
             row.played += 1
             row.spread += r["margin"]

@@ -879,7 +879,9 @@ class CribbageState(State):
             "scores": list(self.side_scores),
             "game_number": self.game_number,
             "match_points": list(self.match_points),
-            "games": copy.deepcopy(self.games),
+            # copies one level deep, as deepcopy would (the club's publisher calls this at
+            # every entry: deepcopy was most of it)
+            "games": [{**g, "scores": list(g["scores"])} for g in self.games],
             "turn": self.current_player() if self.current_player() >= 0 else None,
             "count": self.count,
             "series": list(self.series),
@@ -890,7 +892,7 @@ class CribbageState(State):
             "crib": list(self.crib),
             "said_go": list(self.said_go),
             "pegged": list(self.pegged),
-            "shown": copy.deepcopy(self.shown),
+            "shown": [{**s, "cards": list(s["cards"])} for s in self.shown],
             "revealed": list(self.revealed),
             "muggins_open": None if self.muggins_open is None else {
                 "player": self.muggins_open[0], "claim": self.muggins_open[1]},
