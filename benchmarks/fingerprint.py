@@ -122,7 +122,7 @@ def _shifted(action: Action, players: int, rng: random.Random) -> Action:
         return action
     from dataclasses import replace
 
-    return replace(action, player=rng.randrange(players + 1))  # type: ignore[type-var]
+    return replace(action, player=rng.randrange(players + 1))  # type: ignore[call-arg]
 
 
 def run(games: int, steps: int, seed: int) -> dict[str, Any]:
