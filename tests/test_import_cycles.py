@@ -8,8 +8,8 @@ function does not count: it runs once both modules are loaded, and is the way a 
 table or a heavy library (python-chess, numpy) is reached only when used. ``from package
 import name`` counts as importing ``package.name`` when that is a module, else ``package``.
 
-KNOWN lists the circles not yet broken (issue 21); the test fails on any other, and on a
-known one that is gone (take it off the list).
+There are none (issue 21 broke the last, Monopoly's table and rule modules): the test fails
+on any.
 """
 
 from __future__ import annotations
@@ -22,10 +22,6 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 FOLDERS = ("companion", "devices", "vision")
-KNOWN: set[frozenset[str]] = {
-    frozenset({f"companion.games.monopoly.{name}" for name in (
-        "auctions", "buildings", "cards", "gates", "rent", "state")}),
-}
 
 
 def module_name(path: Path, root: Path = ROOT) -> str:
@@ -118,15 +114,9 @@ def circles(edges: dict[str, set[str]]) -> set[frozenset[str]]:
     return found
 
 
-def test_no_new_import_circle() -> None:
-    new = circles(graph()) - KNOWN
-    assert not new, "import circles: " + "; ".join(" <-> ".join(sorted(c)) for c in new)
-
-
-def test_the_known_circles_are_still_there() -> None:
-    gone = KNOWN - circles(graph())
-    assert not gone, "no longer a circle, take it off KNOWN: " + "; ".join(
-        " <-> ".join(sorted(c)) for c in gone)
+def test_no_import_circle() -> None:
+    found = circles(graph())
+    assert not found, "import circles: " + "; ".join(" <-> ".join(sorted(c)) for c in found)
 
 
 @pytest.mark.parametrize("guarded", [False, True])
