@@ -125,7 +125,7 @@ def _shifted(action: Action, players: int, rng: random.Random) -> Action:
     return replace(action, player=rng.randrange(players + 1))  # type: ignore[call-arg]
 
 
-def run(games: int, steps: int, seed: int) -> dict[str, Any]:
+def run(games: int, steps: int, seed: int, long: int = 0) -> dict[str, Any]:
     from companion.games.monopoly.choices import anytime_actions
 
     total = hashlib.sha256()
@@ -145,6 +145,12 @@ def run(games: int, steps: int, seed: int) -> dict[str, Any]:
         total.update(digest.encode())
         counts["sorry"] += done
         del k
+    for _ in range(long):  # into the late game: buildings, debts, bankruptcy, the end
+        options = dict(rng.choice(MONOPOLY_OPTIONS))
+        digest, done = _digest_game("monopoly", rng.randrange(1 << 30), 3000, rng.randint(2, 3),
+                                    options, MONOPOLY_TYPED, anytime_actions)
+        total.update(digest.encode())
+        counts["monopoly"] += done
     return {"hash": total.hexdigest(), "steps": counts}
 
 
@@ -153,9 +159,10 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--games", type=int, default=40, help="of each game")
     parser.add_argument("--steps", type=int, default=300)
     parser.add_argument("--seed", type=int, default=21)
+    parser.add_argument("--long", type=int, default=20, help="Monopoly games of 3,000 steps")
     args = parser.parse_args(argv)
     cpu = time.process_time()
-    result = run(args.games, args.steps, args.seed)
+    result = run(args.games, args.steps, args.seed, args.long)
     result["cpu_seconds"] = round(time.process_time() - cpu, 1)
     print(json.dumps(result))
     return 0
