@@ -65,6 +65,9 @@ class AuctionState:
 
 
 class Table(State):
+    """The table's facts and the moves every rule module makes on them (pay, charge, settle a
+    debt, pass the turn, end the game); the rule modules take a Table."""
+
     __slots__ = (
         "game", "ed", "n", "variant", "virtual", "claim_rule", "ferris", "hotel_after",
         "hotel_level", "jail_limit", "cash", "pos", "jail", "jail_tries", "out", "held",
