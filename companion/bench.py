@@ -17,6 +17,7 @@ BENCHES: dict[str, str] = {
     "engine": "benchmarks.engine:main",
     "view": "benchmarks.view:main",
     "startup": "benchmarks.startup:main",
+    "fingerprint": "benchmarks.fingerprint:main",
 }
 
 

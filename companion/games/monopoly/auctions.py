@@ -3,55 +3,27 @@ the last houses or hotels in a building shortage."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from companion.engine import Event
 from companion.games.monopoly import actions as A
 from companion.games.monopoly import events as E
-from companion.games.monopoly.buildings import able_to_build
-from companion.games.monopoly.gates import free_time
-
-if TYPE_CHECKING:
-    from companion.games.monopoly.state import MonopolyState
+from companion.games.monopoly.table import AuctionState, Table
+from companion.games.monopoly.views import expected
 
 
-class AuctionState:
-    """An auction in progress: a property (space >= 0) or one building (space -1)."""
-
-    __slots__ = ("space", "hotel", "bidders", "high", "high_bidder", "to_act", "resume")
-
-    def __init__(self, space: int, hotel: bool, bidders: list[int], to_act: int,
-                 resume: bool) -> None:
-        self.space = space
-        self.hotel = hotel
-        self.bidders = bidders
-        self.high = 0
-        self.high_bidder = -1
-        self.to_act = to_act
-        self.resume = resume
-
-    def copy(self) -> AuctionState:
-        a = AuctionState(self.space, self.hotel, list(self.bidders), self.to_act, self.resume)
-        a.high, a.high_bidder = self.high, self.high_bidder
-        return a
-
-
-
-
-def start_auction(st: MonopolyState, space: int, hotel: bool, bidders: list[int], after: int,
+def start_auction(st: Table, space: int, hotel: bool, bidders: list[int], after: int,
                   resume: bool, ev: list[Event]) -> None:
     first = _next_bidder(st, bidders, after)
     st.auction = AuctionState(space, hotel, list(bidders), first, resume)
     ev.append(E.AuctionOpened(_item(st, space, hotel), tuple(bidders), first))
 
 
-def _item(st: MonopolyState, space: int, hotel: bool) -> str:
+def _item(st: Table, space: int, hotel: bool) -> str:
     if space >= 0:
         return st.ed.names[space]
     return "a " + st.ed.words["hotel" if hotel else "house"]
 
 
-def _next_bidder(st: MonopolyState, bidders: list[int], after: int) -> int:
+def _next_bidder(st: Table, bidders: list[int], after: int) -> int:
     for step in range(1, st.n + 1):
         q = (after + step) % st.n
         if q in bidders:
@@ -59,11 +31,11 @@ def _next_bidder(st: MonopolyState, bidders: list[int], after: int) -> int:
     return bidders[0]
 
 
-def check_bid(st: MonopolyState, a: A.Bid) -> str | None:
+def check_bid(st: Table, a: A.Bid) -> str | None:
     auc = st.auction
     name = st.name_of(a.player)
     if auc is None or st.current_player() != auc.to_act:
-        return f"No auction is open. {st.expected()}."
+        return f"No auction is open. {expected(st)}."
     if a.player not in auc.bidders:
         return f"{name} is not bidding in this auction"
     if st.debts:
@@ -78,7 +50,7 @@ def check_bid(st: MonopolyState, a: A.Bid) -> str | None:
     return None
 
 
-def do_bid(st: MonopolyState, a: A.Bid, ev: list[Event]) -> None:
+def do_bid(st: Table, a: A.Bid, ev: list[Event]) -> None:
     auc = st.auction
     assert auc is not None
     auc.high, auc.high_bidder = a.amount, a.player
@@ -88,10 +60,10 @@ def do_bid(st: MonopolyState, a: A.Bid, ev: list[Event]) -> None:
     _maybe_close(st, ev)
 
 
-def check_pass(st: MonopolyState, a: A.Pass) -> str | None:
+def check_pass(st: Table, a: A.Pass) -> str | None:
     auc = st.auction
     if auc is None or st.current_player() != auc.to_act:
-        return f"No auction is open. {st.expected()}."
+        return f"No auction is open. {expected(st)}."
     if a.player not in auc.bidders:
         return f"{st.name_of(a.player)} has already passed"
     if a.player == auc.high_bidder:
@@ -99,7 +71,7 @@ def check_pass(st: MonopolyState, a: A.Pass) -> str | None:
     return None
 
 
-def do_pass(st: MonopolyState, a: A.Pass, ev: list[Event]) -> None:
+def do_pass(st: Table, a: A.Pass, ev: list[Event]) -> None:
     auc = st.auction
     assert auc is not None
     auc.bidders.remove(a.player)
@@ -116,7 +88,7 @@ def _open_to(auc: AuctionState) -> int:
     return -1 if closing else auc.to_act
 
 
-def drop_bidder(st: MonopolyState, p: int, ev: list[Event]) -> None:
+def drop_bidder(st: Table, p: int, ev: list[Event]) -> None:
     """A bidder who goes bankrupt leaves the auction (and any bid of theirs lapses)."""
     auc = st.auction
     if auc is None or p not in auc.bidders:
@@ -129,7 +101,7 @@ def drop_bidder(st: MonopolyState, p: int, ev: list[Event]) -> None:
     _maybe_close(st, ev)
 
 
-def _maybe_close(st: MonopolyState, ev: list[Event]) -> None:
+def _maybe_close(st: Table, ev: list[Event]) -> None:
     auc = st.auction
     assert auc is not None
     if auc.bidders and not (len(auc.bidders) == 1 and auc.high_bidder == auc.bidders[0]):
@@ -154,35 +126,10 @@ def _maybe_close(st: MonopolyState, ev: list[Event]) -> None:
         st.proceed(ev)
 
 
-def next_auction(st: MonopolyState, ev: list[Event]) -> None:
+def next_auction(st: Table, ev: list[Event]) -> None:
     """Bank auctions after a bankruptcy to the Bank, one property after another."""
     if st.auction is None and st.auction_queue and st.place is None:
         s = st.auction_queue.pop(0)
         bidders = st.active()
         if len(bidders) >= 1:
             start_auction(st, s, False, bidders, st.turn - 1, False, ev)
-
-
-def check_auction_building(st: MonopolyState, a: A.AuctionBuilding) -> str | None:
-    reason = free_time(st, a.player, spending=True)
-    if reason:
-        return reason
-    if st.debts:
-        return f"First {st.name_of(st.debts[0][0])} must settle a debt"
-    words = st.ed.words
-    kind = words["hotel" if a.hotel else "house"]
-    supply = st.bank_hotels if a.hotel else st.bank_houses
-    if supply == 0:
-        return f"The Bank has no {words['hotels' if a.hotel else 'houses']} left to auction"
-    wanting = [q for q in st.active() if able_to_build(st, q, a.hotel)]
-    if a.player not in wanting:
-        return f"{st.name_of(a.player)} cannot build a {kind} now"
-    if len(wanting) < 2:
-        return (f"Only {st.name_of(a.player)} can build a {kind} now: build it at the"
-                f" printed price")
-    return None
-
-
-def do_auction_building(st: MonopolyState, a: A.AuctionBuilding, ev: list[Event]) -> None:
-    wanting = [q for q in st.active() if able_to_build(st, q, a.hotel)]
-    start_auction(st, -1, a.hotel, wanting, a.player - 1, False, ev)

@@ -1,29 +1,27 @@
-"""Houses and hotels: building evenly, selling back evenly, hotels broken down."""
+"""Houses and hotels: building evenly, selling back evenly, hotels broken down, and the
+auction of one of the last houses or hotels in a building shortage."""
 
 from __future__ import annotations
-
-from typing import TYPE_CHECKING
 
 from companion.engine import Event
 from companion.games.monopoly import actions as A
 from companion.games.monopoly import events as E
+from companion.games.monopoly.auctions import next_auction, start_auction
 from companion.games.monopoly.edition import LOT
 from companion.games.monopoly.gates import free_time
 from companion.games.monopoly.rent import HOTEL
-
-if TYPE_CHECKING:
-    from companion.games.monopoly.state import MonopolyState
+from companion.games.monopoly.table import Table
 
 _LEVEL_WORDS = {1: "only one", 2: "only two", 3: "only three", 4: "only four"}
 
 
-def able_to_build(st: MonopolyState, p: int, hotel: bool) -> list[int]:
+def able_to_build(st: Table, p: int, hotel: bool) -> list[int]:
     return [s for s in st.ed.properties
             if st.owner[s] == p and build_reason(st, p, s, hotel, free=True, exact=True) is None]
 
 
 
-def build_reason(st: MonopolyState, p: int, s: int, hotel: bool, free: bool = False,
+def build_reason(st: Table, p: int, s: int, hotel: bool, free: bool = False,
                  exact: bool = False) -> str | None:
     """Why ``p`` may not build on ``s`` now (None if allowed).
 
@@ -76,14 +74,14 @@ def build_reason(st: MonopolyState, p: int, s: int, hotel: bool, free: bool = Fa
     return None
 
 
-def check_build(st: MonopolyState, a: A.Build) -> str | None:
+def check_build(st: Table, a: A.Build) -> str | None:
     if st.place is not None and st.place[0] == a.player and st.current_player() == a.player:
         return build_reason(st, a.player, a.space, st.place[1], free=True, exact=True)
     return (free_time(st, a.player, spending=True)
             or build_reason(st, a.player, a.space, a.hotel))
 
 
-def do_build(st: MonopolyState, a: A.Build, ev: list[Event]) -> None:
+def do_build(st: Table, a: A.Build, ev: list[Event]) -> None:
     s, p = a.space, a.player
     ed = st.ed
     free = st.place is not None and st.place[0] == p and st.current_player() == p
@@ -101,13 +99,11 @@ def do_build(st: MonopolyState, a: A.Build, ev: list[Event]) -> None:
     st.collected += cost
     ev.append(E.BuildingsChanged(p, ed.names[s], ed.building_words(st.bld[s]), cost, False))
     if free:
-        from companion.games.monopoly.auctions import next_auction
-
         st.place = None
         next_auction(st, ev)
 
 
-def check_sell_building(st: MonopolyState, a: A.SellBuilding) -> str | None:
+def check_sell_building(st: Table, a: A.SellBuilding) -> str | None:
     reason = free_time(st, a.player, raising=True)
     if reason:
         return reason
@@ -128,7 +124,7 @@ def check_sell_building(st: MonopolyState, a: A.SellBuilding) -> str | None:
     return None
 
 
-def do_sell_building(st: MonopolyState, a: A.SellBuilding, ev: list[Event]) -> None:
+def do_sell_building(st: Table, a: A.SellBuilding, ev: list[Event]) -> None:
     s, p = a.space, a.player
     ed = st.ed
     if st.bld[s] == HOTEL:
@@ -145,7 +141,7 @@ def do_sell_building(st: MonopolyState, a: A.SellBuilding, ev: list[Event]) -> N
     st.settle(ev)
 
 
-def _group_sale(st: MonopolyState, s: int, target: int) -> tuple[int, int, int]:
+def _group_sale(st: Table, s: int, target: int) -> tuple[int, int, int]:
     """(levels sold, houses taken from the Bank net, hotels returned) selling to ``target``."""
     levels = taken = hotels = 0
     for m in st.ed.kin[s]:
@@ -162,7 +158,7 @@ def _group_sale(st: MonopolyState, s: int, target: int) -> tuple[int, int, int]:
     return levels, taken, hotels
 
 
-def check_sell_group(st: MonopolyState, a: A.SellGroup) -> str | None:
+def check_sell_group(st: Table, a: A.SellGroup) -> str | None:
     reason = free_time(st, a.player, raising=True)
     if reason:
         return reason
@@ -181,7 +177,7 @@ def check_sell_group(st: MonopolyState, a: A.SellGroup) -> str | None:
     return None
 
 
-def do_sell_group(st: MonopolyState, a: A.SellGroup, ev: list[Event]) -> None:
+def do_sell_group(st: Table, a: A.SellGroup, ev: list[Event]) -> None:
     ed = st.ed
     s, p = a.space, a.player
     levels, taken, hotels = _group_sale(st, s, a.houses)
@@ -196,3 +192,31 @@ def do_sell_group(st: MonopolyState, a: A.SellGroup, ev: list[Event]) -> None:
     ev.append(E.BuildingsChanged(p, f"every lot of the {ed.group_names[ed.group[s]]} group",
                                  ed.building_words(a.houses), refund, True))
     st.settle(ev)
+
+
+# ---------------------------------------------------------------- building shortage
+
+
+def check_auction_building(st: Table, a: A.AuctionBuilding) -> str | None:
+    reason = free_time(st, a.player, spending=True)
+    if reason:
+        return reason
+    if st.debts:
+        return f"First {st.name_of(st.debts[0][0])} must settle a debt"
+    words = st.ed.words
+    kind = words["hotel" if a.hotel else "house"]
+    supply = st.bank_hotels if a.hotel else st.bank_houses
+    if supply == 0:
+        return f"The Bank has no {words['hotels' if a.hotel else 'houses']} left to auction"
+    wanting = [q for q in st.active() if able_to_build(st, q, a.hotel)]
+    if a.player not in wanting:
+        return f"{st.name_of(a.player)} cannot build a {kind} now"
+    if len(wanting) < 2:
+        return (f"Only {st.name_of(a.player)} can build a {kind} now: build it at the"
+                f" printed price")
+    return None
+
+
+def do_auction_building(st: Table, a: A.AuctionBuilding, ev: list[Event]) -> None:
+    wanting = [q for q in st.active() if able_to_build(st, q, a.hotel)]
+    start_auction(st, -1, a.hotel, wanting, a.player - 1, False, ev)

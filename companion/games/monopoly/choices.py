@@ -2,22 +2,18 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from companion.engine import Action
 from companion.games.monopoly import actions as A
 from companion.games.monopoly.buildings import able_to_build
 from companion.games.monopoly.edition import LOT
+from companion.games.monopoly.handlers import HANDLERS
+from companion.games.monopoly.phases import BUY, END, TAX_CHOICE
 from companion.games.monopoly.rent import HOTEL
-
-if TYPE_CHECKING:
-    from companion.games.monopoly.state import MonopolyState
+from companion.games.monopoly.table import Table
 
 
-def legal_actions(st: MonopolyState) -> list[Action]:
+def legal_actions(st: Table) -> list[Action]:
     """The actions that answer the decision now (empty only at chance nodes and the end)."""
-    from companion.games.monopoly.phases import BUY, END, TAX_CHOICE
-
     cp = st.current_player()
     if cp < 0:
         return []
@@ -46,9 +42,7 @@ def legal_actions(st: MonopolyState) -> list[Action]:
     return []
 
 
-def _valid(st: MonopolyState, actions: list[Action]) -> list[Action]:
-    from companion.games.monopoly.handlers import HANDLERS
-
+def _valid(st: Table, actions: list[Action]) -> list[Action]:
     out = []
     for a in actions:
         check = HANDLERS[type(a)][0]
@@ -57,7 +51,7 @@ def _valid(st: MonopolyState, actions: list[Action]) -> list[Action]:
     return out
 
 
-def raise_money(st: MonopolyState, p: int) -> list[Action]:
+def raise_money(st: Table, p: int) -> list[Action]:
     """Selling buildings and mortgaging: what a player short of cash can do."""
     ed = st.ed
     cands: list[Action] = []
@@ -73,7 +67,7 @@ def raise_money(st: MonopolyState, p: int) -> list[Action]:
     return _valid(st, cands)
 
 
-def anytime_actions(st: MonopolyState, p: int) -> list[Action]:
+def anytime_actions(st: Table, p: int) -> list[Action]:
     """Build, sell, mortgage, lift, jail exits and a few trade offers ``p`` may make now."""
     ed = st.ed
     cands: list[Action] = [A.PayFine(p), A.UseCard(p)]

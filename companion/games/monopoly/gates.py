@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from companion.games.monopoly import events as E
 from companion.games.monopoly.phases import OVER, SETUP
-
-if TYPE_CHECKING:
-    from companion.games.monopoly.state import MonopolyState
+from companion.games.monopoly.table import Table
 
 
-def free_time(st: MonopolyState, p: int, spending: bool = False,
+def free_time(st: Table, p: int, spending: bool = False,
               raising: bool = False) -> str | None:
     """Whether ``p`` may act "at any time" now (build, mortgage, trade...), else why not.
 

@@ -2,18 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from companion.engine import CHANCE, Draw, Event, Shuffle, Throw
 from companion.games.monopoly import actions as A
-from companion.games.monopoly import auctions, buildings, cards, property, trades
+from companion.games.monopoly import auctions, buildings, cards, moves, property, trades
 from companion.games.monopoly import events as E
 from companion.games.monopoly.gates import free_time
-from companion.games.monopoly.rent import total_worth
-
-if TYPE_CHECKING:
-    from companion.games.monopoly.state import MonopolyState
-
 from companion.games.monopoly.phases import (
     BANK,
     END,
@@ -25,9 +20,12 @@ from companion.games.monopoly.phases import (
     TIME_LIMIT,
     UTIL_DICE,
 )
+from companion.games.monopoly.rent import total_worth
+from companion.games.monopoly.table import Table
+from companion.games.monopoly.views import expected
 
 
-def _player(st: MonopolyState, p: int) -> str | None:
+def _player(st: Table, p: int) -> str | None:
     if not 0 <= p < st.n:
         return "There is no such player"
     if st.out[p]:
@@ -38,9 +36,9 @@ def _player(st: MonopolyState, p: int) -> str | None:
 # ---------------------------------------------------------------- throws
 
 
-def check_throw(st: MonopolyState, a: Throw) -> str | None:
+def check_throw(st: Table, a: Throw) -> str | None:
     if st.phase not in (ROLL, UTIL_DICE) or st.current_player() != CHANCE:
-        return f"No throw is expected now. {st.expected()}."
+        return f"No throw is expected now. {expected(st)}."
     v = a.values
     if len(v) != 2:
         return f"Monopoly takes two dice, not {len(v)}"
@@ -49,14 +47,14 @@ def check_throw(st: MonopolyState, a: Throw) -> str | None:
     return None
 
 
-def do_throw(st: MonopolyState, a: Throw, ev: list[Event]) -> None:
-    st.do_throw(a.values, ev)
+def do_throw(st: Table, a: Throw, ev: list[Event]) -> None:
+    moves.do_throw(st, a.values, ev)
 
 
 # ---------------------------------------------------------------- jail
 
 
-def _jail_reason(st: MonopolyState, p: int) -> str | None:
+def _jail_reason(st: Table, p: int) -> str | None:
     reason = _player(st, p)
     if reason:
         return reason
@@ -67,7 +65,7 @@ def _jail_reason(st: MonopolyState, p: int) -> str | None:
     return None
 
 
-def check_pay_fine(st: MonopolyState, a: A.PayFine) -> str | None:
+def check_pay_fine(st: Table, a: A.PayFine) -> str | None:
     reason = _jail_reason(st, a.player)
     if reason:
         return reason
@@ -80,7 +78,7 @@ def check_pay_fine(st: MonopolyState, a: A.PayFine) -> str | None:
     return None
 
 
-def do_pay_fine(st: MonopolyState, a: A.PayFine, ev: list[Event]) -> None:
+def do_pay_fine(st: Table, a: A.PayFine, ev: list[Event]) -> None:
     p = a.player
     fine = st.ed.jail_fine
     st.explain(f"The {fine} Jail fine, paid before throwing.")
@@ -90,14 +88,14 @@ def do_pay_fine(st: MonopolyState, a: A.PayFine, ev: list[Event]) -> None:
     ev.append(E.Released(p, "pays the fine, then throws as usual"))
 
 
-def _card_for(st: MonopolyState, a: A.UseCard) -> str | None:
+def _card_for(st: Table, a: A.UseCard) -> str | None:
     for key in st.held[a.player]:
         if not a.deck or key.startswith(a.deck + ":"):
             return key
     return None
 
 
-def check_use_card(st: MonopolyState, a: A.UseCard) -> str | None:
+def check_use_card(st: Table, a: A.UseCard) -> str | None:
     reason = _jail_reason(st, a.player)
     if reason:
         return reason
@@ -106,7 +104,7 @@ def check_use_card(st: MonopolyState, a: A.UseCard) -> str | None:
     return None
 
 
-def do_use_card(st: MonopolyState, a: A.UseCard, ev: list[Event]) -> None:
+def do_use_card(st: Table, a: A.UseCard, ev: list[Event]) -> None:
     key = _card_for(st, a)
     assert key is not None
     p = a.player
@@ -119,13 +117,13 @@ def do_use_card(st: MonopolyState, a: A.UseCard, ev: list[Event]) -> None:
 # ---------------------------------------------------------------- tax
 
 
-def check_tax(st: MonopolyState, a: A.ChooseTax) -> str | None:
+def check_tax(st: Table, a: A.ChooseTax) -> str | None:
     if st.phase != TAX_CHOICE or st.current_player() != a.player:
-        return f"No tax choice is waiting. {st.expected()}."
+        return f"No tax choice is waiting. {expected(st)}."
     return None
 
 
-def do_tax(st: MonopolyState, a: A.ChooseTax, ev: list[Event]) -> None:
+def do_tax(st: Table, a: A.ChooseTax, ev: list[Event]) -> None:
     p, s = a.player, st.pending
     ed = st.ed
     if a.percent:
@@ -145,7 +143,7 @@ def do_tax(st: MonopolyState, a: A.ChooseTax, ev: list[Event]) -> None:
 # ---------------------------------------------------------------- rent claims, time limit
 
 
-def check_claim(st: MonopolyState, a: A.Claim) -> str | None:
+def check_claim(st: Table, a: A.Claim) -> str | None:
     if not st.claim_rule:
         return "The Bank collects rent by itself in this game (option rent=auto)"
     reason = free_time(st, a.player)
@@ -156,7 +154,7 @@ def check_claim(st: MonopolyState, a: A.Claim) -> str | None:
     return None
 
 
-def do_claim(st: MonopolyState, a: A.Claim, ev: list[Event]) -> None:
+def do_claim(st: Table, a: A.Claim, ev: list[Event]) -> None:
     mine = [c for c in st.claims if c[1] == a.player]
     st.claims = [c for c in st.claims if c[1] != a.player]
     for payer, owner, amount, detail, _ in mine:
@@ -164,17 +162,17 @@ def do_claim(st: MonopolyState, a: A.Claim, ev: list[Event]) -> None:
         st.charge(payer, owner, amount, E.RentPaid(payer, owner, amount, detail), ev)
 
 
-def check_end_turn(st: MonopolyState, a: A.EndTurn) -> str | None:
+def check_end_turn(st: Table, a: A.EndTurn) -> str | None:
     if st.phase != END or st.current_player() != a.player or a.player != st.turn:
-        return f"There is no turn to end now. {st.expected()}."
+        return f"There is no turn to end now. {expected(st)}."
     return None
 
 
-def do_end_turn(st: MonopolyState, a: A.EndTurn, ev: list[Event]) -> None:
+def do_end_turn(st: Table, a: A.EndTurn, ev: list[Event]) -> None:
     st.next_turn(ev)
 
 
-def check_time_up(st: MonopolyState, a: A.TimeUp) -> str | None:
+def check_time_up(st: Table, a: A.TimeUp) -> str | None:
     if st.variant != TIME_LIMIT:
         return "Only the Time Limit Game ends at an agreed hour"
     if st.phase == OVER:
@@ -182,7 +180,7 @@ def check_time_up(st: MonopolyState, a: A.TimeUp) -> str | None:
     return None
 
 
-def do_time_up(st: MonopolyState, a: A.TimeUp, ev: list[Event]) -> None:
+def do_time_up(st: Table, a: A.TimeUp, ev: list[Event]) -> None:
     st.end_game(ev, "Time is up: the richest player wins.")
 
 
@@ -194,7 +192,7 @@ HANDLERS: dict[type, tuple[Any, Any]] = {
     A.Auction: (property.check_decline, property.do_decline),
     A.Bid: (auctions.check_bid, auctions.do_bid),
     A.Pass: (auctions.check_pass, auctions.do_pass),
-    A.AuctionBuilding: (auctions.check_auction_building, auctions.do_auction_building),
+    A.AuctionBuilding: (buildings.check_auction_building, buildings.do_auction_building),
     A.Build: (buildings.check_build, buildings.do_build),
     A.SellBuilding: (buildings.check_sell_building, buildings.do_sell_building),
     A.SellGroup: (buildings.check_sell_group, buildings.do_sell_group),

@@ -2,26 +2,23 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from companion.engine import Event
 from companion.games.monopoly import actions as A
 from companion.games.monopoly import events as E
 from companion.games.monopoly.auctions import start_auction
 from companion.games.monopoly.gates import free_time
 from companion.games.monopoly.phases import BUY, RESOLVING
-from companion.games.monopoly.rent import tenth
-
-if TYPE_CHECKING:
-    from companion.games.monopoly.state import MonopolyState
-
+from companion.games.monopoly.rent import lift_cost
+from companion.games.monopoly.table import Table
+from companion.games.monopoly.trades import after_transfers
+from companion.games.monopoly.views import expected
 
 # ---------------------------------------------------------------- buying
 
 
-def check_buy(st: MonopolyState, a: A.Buy) -> str | None:
+def check_buy(st: Table, a: A.Buy) -> str | None:
     if st.phase != BUY or st.current_player() != a.player or a.player != st.turn:
-        return f"Nothing is for sale to {st.name_of(a.player)} now. {st.expected()}."
+        return f"Nothing is for sale to {st.name_of(a.player)} now. {expected(st)}."
     s = st.pending
     price = st.ed.price[s]
     if st.cash[a.player] < price:
@@ -30,7 +27,7 @@ def check_buy(st: MonopolyState, a: A.Buy) -> str | None:
     return None
 
 
-def do_buy(st: MonopolyState, a: A.Buy, ev: list[Event]) -> None:
+def do_buy(st: Table, a: A.Buy, ev: list[Event]) -> None:
     s = st.pending
     price = st.ed.price[s]
     st.cash[a.player] -= price
@@ -44,13 +41,13 @@ def do_buy(st: MonopolyState, a: A.Buy, ev: list[Event]) -> None:
     st.proceed(ev)
 
 
-def check_decline(st: MonopolyState, a: A.Auction) -> str | None:
+def check_decline(st: Table, a: A.Auction) -> str | None:
     if st.phase != BUY or st.current_player() != a.player or a.player != st.turn:
-        return f"Nothing is waiting to be bought or auctioned now. {st.expected()}."
+        return f"Nothing is waiting to be bought or auctioned now. {expected(st)}."
     return None
 
 
-def do_decline(st: MonopolyState, a: A.Auction, ev: list[Event]) -> None:
+def do_decline(st: Table, a: A.Auction, ev: list[Event]) -> None:
     s = st.pending
     st.pending = -1
     st.phase = RESOLVING
@@ -60,7 +57,7 @@ def do_decline(st: MonopolyState, a: A.Auction, ev: list[Event]) -> None:
 # ---------------------------------------------------------------- mortgages
 
 
-def check_mortgage(st: MonopolyState, a: A.Mortgage) -> str | None:
+def check_mortgage(st: Table, a: A.Mortgage) -> str | None:
     reason = free_time(st, a.player, raising=True)
     if reason:
         return reason
@@ -79,7 +76,7 @@ def check_mortgage(st: MonopolyState, a: A.Mortgage) -> str | None:
     return None
 
 
-def do_mortgage(st: MonopolyState, a: A.Mortgage, ev: list[Event]) -> None:
+def do_mortgage(st: Table, a: A.Mortgage, ev: list[Event]) -> None:
     s, p = a.space, a.player
     value = st.ed.mortgage[s]
     st.mort[s] = True
@@ -89,12 +86,7 @@ def do_mortgage(st: MonopolyState, a: A.Mortgage, ev: list[Event]) -> None:
     st.settle(ev)
 
 
-def lift_cost(st: MonopolyState, s: int) -> int:
-    m = st.ed.mortgage[s]
-    return m + tenth(m)
-
-
-def check_unmortgage(st: MonopolyState, a: A.Unmortgage) -> str | None:
+def check_unmortgage(st: Table, a: A.Unmortgage) -> str | None:
     s, p = a.space, a.player
     at_transfer = bool(st.transfers) and st.transfers[0] == (p, s) and st.trade is None
     if not at_transfer:
@@ -115,7 +107,7 @@ def check_unmortgage(st: MonopolyState, a: A.Unmortgage) -> str | None:
     return None
 
 
-def do_unmortgage(st: MonopolyState, a: A.Unmortgage, ev: list[Event]) -> None:
+def do_unmortgage(st: Table, a: A.Unmortgage, ev: list[Event]) -> None:
     s, p = a.space, a.player
     cost = lift_cost(st, s)
     st.mort[s] = False
@@ -126,6 +118,4 @@ def do_unmortgage(st: MonopolyState, a: A.Unmortgage, ev: list[Event]) -> None:
     ev.append(E.MortgageChanged(p, st.ed.names[s], cost, True))
     if st.transfers and st.transfers[0] == (p, s):
         st.transfers.pop(0)
-        from companion.games.monopoly.trades import after_transfers
-
         after_transfers(st, ev)

@@ -1,16 +1,26 @@
-"""Rent and worth: pure arithmetic over a state's tables, with the explanation said by ``why``."""
+"""Rent and worth: pure arithmetic over a table's holdings, with the explanation said by
+``why``."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from companion.games.monopoly.edition import LOT, RAILROAD, UTILITY
+from companion.games.monopoly.edition import LOT, RAILROAD, UTILITY, Edition, name_list
 from companion.games.monopoly.events import money
 
-if TYPE_CHECKING:
-    from companion.games.monopoly.state import MonopolyState
-
 HOTEL = 5
+
+
+class Holdings(Protocol):
+    """What rent and worth read: deeds, buildings, mortgages and cash (a Table). Only read,
+    never called back: this module sits below the table, which asks it for rent."""
+
+    ed: Edition
+    owner: list[int]
+    bld: list[int]
+    mort: list[bool]
+    cash: list[int]
+    hotel_level: int
 
 
 def tenth(amount: int) -> int:
@@ -18,12 +28,12 @@ def tenth(amount: int) -> int:
     return (amount + 5) // 10
 
 
-def owns_group(st: MonopolyState, player: int, space: int) -> bool:
+def owns_group(st: Holdings, player: int, space: int) -> bool:
     owner = st.owner
     return all(owner[m] == player for m in st.ed.kin[space])
 
 
-def rent(st: MonopolyState, space: int, dice_total: int, card_mult: int = 0) -> tuple[int, str]:
+def rent(st: Holdings, space: int, dice_total: int, card_mult: int = 0) -> tuple[int, str]:
     """The rent due on ``space`` (owned, unmortgaged) and why.
 
     ``card_mult``: a card's multiplier (2x railroad rent; 10x the dice for a utility).
@@ -61,16 +71,20 @@ def rent(st: MonopolyState, space: int, dice_total: int, card_mult: int = 0) -> 
     return 0, name
 
 
-def building_cost(st: MonopolyState, space: int) -> int:
-    """Cost price of the buildings on a lot (a hotel counts the houses turned in)."""
+def units(st: Holdings, space: int) -> int:
+    """The buildings on a lot in houses (a hotel counts the houses turned in for it)."""
     b = st.bld[space]
-    if not b:
+    return st.hotel_level if b == HOTEL else b
+
+
+def building_cost(st: Holdings, space: int) -> int:
+    """Cost price of the buildings on a lot (a hotel counts the houses turned in)."""
+    if not st.bld[space]:
         return 0
-    units = st.hotel_level if b == HOTEL else b
-    return units * st.ed.house_cost[space]
+    return units(st, space) * st.ed.house_cost[space]
 
 
-def total_worth(st: MonopolyState, player: int) -> tuple[int, str]:
+def total_worth(st: Holdings, player: int) -> tuple[int, str]:
     """Income-tax worth: cash, printed prices (mortgaged or not), buildings at cost."""
     ed = st.ed
     props = sum(ed.price[s] for s in ed.properties if st.owner[s] == player)
@@ -81,7 +95,7 @@ def total_worth(st: MonopolyState, player: int) -> tuple[int, str]:
                    f" {money(props)}, buildings {money(build)}")
 
 
-def valuation(st: MonopolyState, player: int) -> int:
+def valuation(st: Holdings, player: int) -> int:
     """The Short Game's printed end valuation: mortgaged property at half price."""
     ed = st.ed
     total = st.cash[player]
@@ -90,3 +104,40 @@ def valuation(st: MonopolyState, player: int) -> int:
             total += ed.price[s] // 2 if st.mort[s] else ed.price[s]
             total += building_cost(st, s)
     return total
+
+
+def lift_cost(st: Holdings, s: int) -> int:
+    """Lifting a mortgage: the mortgage plus 10% interest."""
+    m = st.ed.mortgage[s]
+    return m + tenth(m)
+
+
+def raisable(st: Holdings, p: int) -> tuple[int, str]:
+    """What ``p`` can raise from the Bank by selling every building and mortgaging every
+    deed, and how ("sell 6 houses for 150 and mortgage Baltic Avenue for 30")."""
+    ed = st.ed
+    houses = hotels = from_buildings = from_deeds = 0
+    deeds: list[str] = []
+    for s in ed.properties:
+        if st.owner[s] != p:
+            continue
+        if st.bld[s] == HOTEL:
+            hotels += 1
+        else:
+            houses += st.bld[s]
+        from_buildings += units(st, s) * (ed.house_cost[s] // 2)
+        if not st.mort[s]:
+            deeds.append(ed.names[s])
+            from_deeds += ed.mortgage[s]
+    words = ed.words
+    sold = []
+    if houses:
+        sold.append(f"{houses} {words['house' if houses == 1 else 'houses']}")
+    if hotels:
+        sold.append(f"{hotels} {words['hotel' if hotels == 1 else 'hotels']}")
+    steps = []
+    if sold:
+        steps.append(f"sell {' and '.join(sold)} for {money(from_buildings)}")
+    if deeds:
+        steps.append(f"mortgage {name_list(deeds)} for {money(from_deeds)}")
+    return from_buildings + from_deeds, " and ".join(steps) or "nothing"

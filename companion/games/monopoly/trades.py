@@ -2,21 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from companion.engine import Event
 from companion.games.monopoly import actions as A
 from companion.games.monopoly import events as E
 from companion.games.monopoly.auctions import drop_bidder, next_auction
 from companion.games.monopoly.cards import return_card
-from companion.games.monopoly.edition import name_list
 from companion.games.monopoly.gates import free_time
-from companion.games.monopoly.property import lift_cost
-from companion.games.monopoly.rent import HOTEL, tenth
-
-if TYPE_CHECKING:
-    from companion.games.monopoly.state import MonopolyState
-
 from companion.games.monopoly.phases import (
     BANK,
     BUY,
@@ -27,21 +18,12 @@ from companion.games.monopoly.phases import (
     TAX_CHOICE,
     UTIL_DICE,
 )
+from companion.games.monopoly.rent import HOTEL, lift_cost, raisable, tenth
+from companion.games.monopoly.table import Table
+from companion.games.monopoly.views import trade_text
 
 
-def trade_text(st: MonopolyState, t: A.Trade) -> str:
-    def side(spaces: tuple[int, ...], cash: int, cards: tuple[str, ...]) -> str:
-        parts = [st.ed.names[s] for s in spaces if 0 <= s < st.ed.size]
-        parts += ["a Get Out of Jail Free card"] * len(cards)
-        if cash:
-            parts.append(E.money(cash))
-        return " and ".join(parts) or "nothing"
-
-    return (f"{side(t.give, t.give_cash, t.give_cards)} for"
-            f" {side(t.take, t.take_cash, t.take_cards)}")
-
-
-def check_trade(st: MonopolyState, t: A.Trade) -> str | None:
+def check_trade(st: Table, t: A.Trade) -> str | None:
     p, q = t.player, t.partner
     if not (0 <= q < st.n) or st.out[q]:
         return "Trade with a player still in the game"
@@ -55,7 +37,7 @@ def check_trade(st: MonopolyState, t: A.Trade) -> str | None:
     return trade_reason(st, t)
 
 
-def trade_reason(st: MonopolyState, t: A.Trade) -> str | None:
+def trade_reason(st: Table, t: A.Trade) -> str | None:
     ed = st.ed
     p, q = t.player, t.partner
     if not (t.give or t.take or t.give_cards or t.take_cards):
@@ -89,12 +71,12 @@ def trade_reason(st: MonopolyState, t: A.Trade) -> str | None:
     return None
 
 
-def do_trade(st: MonopolyState, t: A.Trade, ev: list[Event]) -> None:
+def do_trade(st: Table, t: A.Trade, ev: list[Event]) -> None:
     st.trade = t
     ev.append(E.TradeOffered(t.player, t.partner, trade_text(st, t)))
 
 
-def check_answer(st: MonopolyState, a: A.Accept | A.Reject) -> str | None:
+def check_answer(st: Table, a: A.Accept | A.Reject) -> str | None:
     t = st.trade
     if t is None:
         return "No offer is waiting for an answer"
@@ -105,14 +87,14 @@ def check_answer(st: MonopolyState, a: A.Accept | A.Reject) -> str | None:
     return None
 
 
-def do_reject(st: MonopolyState, a: A.Reject, ev: list[Event]) -> None:
+def do_reject(st: Table, a: A.Reject, ev: list[Event]) -> None:
     t = st.trade
     assert t is not None
     st.trade = None
     ev.append(E.TradeClosed(t.player, t.partner, False))
 
 
-def do_accept(st: MonopolyState, a: A.Accept, ev: list[Event]) -> None:
+def do_accept(st: Table, a: A.Accept, ev: list[Event]) -> None:
     t = st.trade
     assert t is not None
     st.trade = None
@@ -133,13 +115,13 @@ def do_accept(st: MonopolyState, a: A.Accept, ev: list[Event]) -> None:
     announce_transfers(st, ev)
 
 
-def _hand_over(st: MonopolyState, s: int, to: int) -> None:
+def _hand_over(st: Table, s: int, to: int) -> None:
     st.owner[s] = to
     if st.mort[s]:
         st.transfers.append((to, s))
 
 
-def announce_transfers(st: MonopolyState, ev: list[Event]) -> None:
+def announce_transfers(st: Table, ev: list[Event]) -> None:
     if st.transfers:
         to, s = st.transfers[0]
         m = st.ed.mortgage[s]
@@ -148,19 +130,19 @@ def announce_transfers(st: MonopolyState, ev: list[Event]) -> None:
         st.settle(ev)
 
 
-def after_transfers(st: MonopolyState, ev: list[Event]) -> None:
+def after_transfers(st: Table, ev: list[Event]) -> None:
     announce_transfers(st, ev)
     if not st.transfers:
         next_auction(st, ev)
 
 
-def check_keep(st: MonopolyState, a: A.KeepMortgaged) -> str | None:
+def check_keep(st: Table, a: A.KeepMortgaged) -> str | None:
     if st.trade is not None or not st.transfers or st.transfers[0] != (a.player, a.space):
         return "No mortgaged property is waiting for that decision"
     return None
 
 
-def do_keep(st: MonopolyState, a: A.KeepMortgaged, ev: list[Event]) -> None:
+def do_keep(st: Table, a: A.KeepMortgaged, ev: list[Event]) -> None:
     st.transfers.pop(0)
     interest = tenth(st.ed.mortgage[a.space])
     name = st.ed.names[a.space]
@@ -174,7 +156,7 @@ def do_keep(st: MonopolyState, a: A.KeepMortgaged, ev: list[Event]) -> None:
 # ---------------------------------------------------------------- bankruptcy
 
 
-def check_bankruptcy(st: MonopolyState, a: A.DeclareBankruptcy) -> str | None:
+def check_bankruptcy(st: Table, a: A.DeclareBankruptcy) -> str | None:
     if st.trade is not None or st.transfers:
         return "Answer the pending offer or decision first"
     p = a.player
@@ -192,38 +174,7 @@ def check_bankruptcy(st: MonopolyState, a: A.DeclareBankruptcy) -> str | None:
     return None
 
 
-def raisable(st: MonopolyState, p: int) -> tuple[int, str]:
-    """What ``p`` can raise from the Bank by selling every building and mortgaging every
-    deed, and how ("sell 6 houses for 150 and mortgage Baltic Avenue for 30")."""
-    ed = st.ed
-    houses = hotels = from_buildings = from_deeds = 0
-    deeds: list[str] = []
-    for s in ed.properties:
-        if st.owner[s] != p:
-            continue
-        if st.bld[s] == HOTEL:
-            hotels += 1
-        else:
-            houses += st.bld[s]
-        from_buildings += st.level(s) * (ed.house_cost[s] // 2)
-        if not st.mort[s]:
-            deeds.append(ed.names[s])
-            from_deeds += ed.mortgage[s]
-    words = ed.words
-    sold = []
-    if houses:
-        sold.append(f"{houses} {words['house' if houses == 1 else 'houses']}")
-    if hotels:
-        sold.append(f"{hotels} {words['hotel' if hotels == 1 else 'hotels']}")
-    steps = []
-    if sold:
-        steps.append(f"sell {' and '.join(sold)} for {E.money(from_buildings)}")
-    if deeds:
-        steps.append(f"mortgage {name_list(deeds)} for {E.money(from_deeds)}")
-    return from_buildings + from_deeds, " and ".join(steps) or "nothing"
-
-
-def do_bankruptcy(st: MonopolyState, a: A.DeclareBankruptcy, ev: list[Event]) -> None:
+def do_bankruptcy(st: Table, a: A.DeclareBankruptcy, ev: list[Event]) -> None:
     p = a.player
     creditor = st.debts[0][1]
     ed = st.ed

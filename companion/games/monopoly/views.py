@@ -2,27 +2,31 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from companion.engine import Action, Draw, Shuffle, Throw
+from companion.engine import Action, Draw, Shuffle, Throw, encode_action
 from companion.games.monopoly import actions as A
-from companion.games.monopoly.edition import KIND_NAMES, name_list
+from companion.games.monopoly.edition import KIND_NAMES, UTILITY, name_list
 from companion.games.monopoly.events import money
+from companion.games.monopoly.phases import (
+    BUY,
+    CARD,
+    END,
+    OVER,
+    PHASE_NAMES,
+    SETUP,
+    TAX_CHOICE,
+    UTIL_DICE,
+)
 from companion.games.monopoly.rent import HOTEL, rent, total_worth, valuation
-
-if TYPE_CHECKING:
-    from companion.games.monopoly.state import MonopolyState
+from companion.games.monopoly.table import Table
 
 
-def pending_json(st: MonopolyState) -> dict[str, Any] | None:
-    from companion.games.monopoly.phases import BUY, CARD, OVER, PHASE_NAMES, TAX_CHOICE
-
+def pending_json(st: Table) -> dict[str, Any] | None:
     ed = st.ed
     if st.phase == OVER:
         return None
     if st.trade is not None:
-        from companion.engine import encode_action
-
         return {"type": "trade", "player": st.trade.partner, "offer": encode_action(st.trade)}
     if st.transfers:
         p, s = st.transfers[0]
@@ -51,9 +55,7 @@ def pending_json(st: MonopolyState) -> dict[str, Any] | None:
     return out
 
 
-def state_json(st: MonopolyState) -> dict[str, Any]:
-    from companion.games.monopoly.phases import OVER
-
+def state_json(st: Table) -> dict[str, Any]:
     ed = st.ed
     names = st.game.players
     players = [
@@ -94,7 +96,19 @@ def state_json(st: MonopolyState) -> dict[str, Any]:
     }
 
 
-def describe_action(st: MonopolyState, a: Action) -> str:
+def trade_text(st: Table, t: A.Trade) -> str:
+    def side(spaces: tuple[int, ...], cash: int, cards: tuple[str, ...]) -> str:
+        parts = [st.ed.names[s] for s in spaces if 0 <= s < st.ed.size]
+        parts += ["a Get Out of Jail Free card"] * len(cards)
+        if cash:
+            parts.append(money(cash))
+        return " and ".join(parts) or "nothing"
+
+    return (f"{side(t.give, t.give_cash, t.give_cards)} for"
+            f" {side(t.take, t.take_cash, t.take_cards)}")
+
+
+def describe_action(st: Table, a: Action) -> str:
     ed = st.ed
     names = st.game.players
 
@@ -132,19 +146,15 @@ def describe_action(st: MonopolyState, a: Action) -> str:
     if fn is not None:
         return str(fn())
     if isinstance(a, A.Trade):
-        from companion.games.monopoly.trades import trade_text
-
         return f"{who} offers {names[a.partner]} {trade_text(st, a)}"
     if isinstance(a, Throw | Draw | Shuffle):
         return str(a)
     return repr(a)
 
 
-def choices_text(st: MonopolyState) -> str:
+def choices_text(st: Table) -> str:
     """The decision now in one sentence (the turn's end, a purchase, an auction), or ""
     where the list of moves is the answer."""
-    from companion.games.monopoly.phases import BUY, END
-
     names = st.game.players
     cp = st.current_player()
     if cp < 0 or st.trade is not None or st.transfers or st.debts:
@@ -167,17 +177,7 @@ def choices_text(st: MonopolyState) -> str:
     return ""
 
 
-def expected(st: MonopolyState) -> str:
-    from companion.games.monopoly.phases import (
-        BUY,
-        CARD,
-        END,
-        OVER,
-        SETUP,
-        TAX_CHOICE,
-        UTIL_DICE,
-    )
-
+def expected(st: Table) -> str:
     ed = st.ed
     names = st.game.players
     if st.phase == OVER:
@@ -220,7 +220,7 @@ def expected(st: MonopolyState) -> str:
 # ---------------------------------------------------------------- queries
 
 
-def query(st: MonopolyState, text: str) -> str | None:
+def query(st: Table, text: str) -> str | None:
     """Answer ``balance``, ``worth``, ``owns PLAYER``, ``rent SPACE``, ``why``; else None."""
     words = text.strip().split(None, 1)
     if not words:
@@ -260,7 +260,7 @@ def query(st: MonopolyState, text: str) -> str | None:
     return None
 
 
-def board_text(st: MonopolyState) -> str:
+def board_text(st: Table) -> str:
     """'board' / 'deeds': every property by group, with its owner, buildings, mortgage."""
     ed = st.ed
     groups: dict[str, list[str]] = {}
@@ -273,7 +273,7 @@ def board_text(st: MonopolyState) -> str:
     return " ".join(f"{label}: {'; '.join(items)}." for label, items in groups.items())
 
 
-def _deed_state(st: MonopolyState, s: int) -> str:
+def _deed_state(st: Table, s: int) -> str:
     o = st.owner[s]
     if o < 0:
         return "(unowned)"
@@ -285,7 +285,7 @@ def _deed_state(st: MonopolyState, s: int) -> str:
     return f"({', '.join(extra)})"
 
 
-def who_owns(st: MonopolyState, text: str) -> str:
+def who_owns(st: Table, text: str) -> str:
     try:
         s = st.ed.space(text)
     except ValueError as err:
@@ -302,14 +302,14 @@ def who_owns(st: MonopolyState, text: str) -> str:
     return f"{st.game.players[o]} owns {name}{more}."
 
 
-def where_is(st: MonopolyState, p: int) -> str:
+def where_is(st: Table, p: int) -> str:
     name = st.game.players[p]
     if st.out[p]:
         return f"{name} is bankrupt and out of the game."
     return f"{name} is {position_words(st, p)}."
 
 
-def position_words(st: MonopolyState, p: int) -> str:
+def position_words(st: Table, p: int) -> str:
     """ "in Jail", "on Just Visiting", "on Boardwalk (space 39)"."""
     s = st.pos[p]
     if s == st.ed.jail:
@@ -317,7 +317,7 @@ def position_words(st: MonopolyState, p: int) -> str:
     return f"on {st.ed.names[s]}"
 
 
-def standings(st: MonopolyState) -> str:
+def standings(st: Table) -> str:
     """Players by net worth (the end-of-game valuation: cash, deeds at their printed price or
     half when mortgaged, buildings at cost), richest first."""
     names = st.game.players
@@ -329,7 +329,7 @@ def standings(st: MonopolyState) -> str:
     return "Standings by net worth: " + "; ".join(parts) + "." + gone
 
 
-def _player(st: MonopolyState, text: str) -> int:
+def _player(st: Table, text: str) -> int:
     low = text.strip().lower()
     for p, name in enumerate(st.game.players):
         if name.lower() == low:
@@ -340,7 +340,7 @@ def _player(st: MonopolyState, text: str) -> int:
     raise ValueError(f"there is no player called {text.strip()!r}")
 
 
-def owns_text(st: MonopolyState, p: int) -> str:
+def owns_text(st: Table, p: int) -> str:
     ed = st.ed
     items = []
     for s in ed.properties:
@@ -358,7 +358,7 @@ def owns_text(st: MonopolyState, p: int) -> str:
     return f"{name} owns " + (name_list(items) if items else "nothing") + "."
 
 
-def rent_text(st: MonopolyState, text: str) -> str:
+def rent_text(st: Table, text: str) -> str:
     ed = st.ed
     try:
         s = ed.space(text)
@@ -373,8 +373,6 @@ def rent_text(st: MonopolyState, text: str) -> str:
         return f"{name} is unowned: the price is {money(ed.price[s])}."
     if st.mort[s]:
         return f"{name} is mortgaged: no rent."
-    from companion.games.monopoly.edition import UTILITY
-
     if ed.kind[s] == UTILITY:
         amount, detail = rent(st, s, 1)
         return f"{name}: {amount} times the dice, paid to {st.game.players[o]}."

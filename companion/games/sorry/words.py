@@ -1,4 +1,4 @@
-"""Typed SORRY! moves ("split A 3 B 4", "switch A 23", "play 7 move A") and their wording.
+"""Typed SORRY! moves ("split A 3 B 4", "switch A 23", "play 7 move A").
 
 Parsing matches the words against the legal moves, so it never builds a move the rules would
 refuse; when nothing matches, the move as typed is resolved to give the precise reason.
@@ -7,19 +7,12 @@ refuse; when nothing matches, the move as typed is resolved to give the precise 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from companion.engine import Action, IllegalAction
+from companion.games.sorry import actions as s
+from companion.games.sorry.actions import LETTERS
 from companion.games.sorry.board import CARD_ORDER, START
-
-if TYPE_CHECKING:
-    from companion.games.sorry import SorryState
-
-
-def _sorry() -> object:
-    import companion.games.sorry as module
-
-    return module
+from companion.games.sorry.state import SorryState
 
 
 def normalise_card(word: str) -> str | None:
@@ -52,8 +45,6 @@ class _Words:
     def pawn(self) -> tuple[int, int]:
         seat = self.owner()
         word = self.take()
-        from companion.games.sorry import LETTERS
-
         if len(word) == 1 and word.upper() in LETTERS[: self.state.board.pawns]:
             return seat, LETTERS.index(word.upper())
         if word.isdigit():
@@ -74,8 +65,6 @@ class _Words:
 
 
 def parse_move(state: SorryState, text: str) -> Action:
-    from companion.games import sorry as s
-
     w = _Words(state, text)
     card: str | None = state.card
     if w.words and w.words[0] == "play":
@@ -155,59 +144,3 @@ def parse_move(state: SorryState, text: str) -> Action:
         if isinstance(typed, s.Pass):
             raise IllegalAction(state.pass_refusal(typed.card))
     raise IllegalAction(f"{text!r} is not a legal move now")
-
-
-def describe_move(state: SorryState, action: Action) -> str:
-    from companion.games import sorry as s
-
-    board = state.board
-    names = state.game.players
-    prefix = f"{s.CARD_WORDS.get(str(getattr(action, 'card', '')), '')}: " \
-        if state.game.hand_size else ""
-
-    def who(seat: int, pawn: int) -> str:
-        own = "" if seat == state.turn else f"{names[seat]}'s "
-        return f"{own}{s.LETTERS[pawn]}"
-
-    def where_after(seat: int, pawn: int) -> str:
-        try:
-            pawns, _ = state._resolve(action)
-        except IllegalAction:
-            return "?"
-        return board.words(pawns[seat][pawn])
-
-    if isinstance(action, s.StartPawn):
-        own = "" if action.owner == state.turn else f" of {names[action.owner]}"
-        return f"{prefix}start a pawn{own}"
-    if isinstance(action, s.Forward | s.Backward):
-        way = " back" if isinstance(action, s.Backward) else ""
-        start = board.words(state.pawns[action.owner][action.pawn])
-        return (f"{prefix}{who(action.owner, action.pawn)}{way} from {start} to"
-                f" {where_after(action.owner, action.pawn)}")
-    if isinstance(action, s.Split):
-        return (f"{prefix}{who(action.owner, action.pawn)} {action.steps} to"
-                f" {where_after(action.owner, action.pawn)} and"
-                f" {who(action.owner2, action.pawn2)} {action.steps2} to"
-                f" {where_after(action.owner2, action.pawn2)}")
-    if isinstance(action, s.TeamSplit):
-        moved = []
-        try:
-            pawns, _ = state._resolve(action)
-        except IllegalAction:
-            pawns = None
-        for owner, pawn, steps in action.parts:
-            to = board.words(pawns[owner][pawn]) if pawns is not None else "?"
-            moved.append(f"{who(owner, pawn)} {steps} to {to}")
-        return prefix + ", ".join(moved[:-1]) + " and " + moved[-1]
-    if isinstance(action, s.Switch):
-        theirs = board.words(state.pawns[action.other][action.other_pawn])
-        return (f"{prefix}switch {who(action.owner, action.pawn)} with"
-                f" {who(action.other, action.other_pawn)} on {theirs}")
-    if isinstance(action, s.SorryBump):
-        theirs = board.words(state.pawns[action.other][action.other_pawn])
-        return f"{prefix}SORRY! {who(action.other, action.other_pawn)} on {theirs}"
-    if isinstance(action, s.Pass):
-        if state.game.hand_size:
-            return f"discard {s.CARD_WORDS.get(action.card, action.card)}"
-        return f"forfeit the {s.CARD_WORDS.get(action.card, action.card)}"
-    return str(action)
