@@ -18,6 +18,7 @@ import argparse
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 import cv2
@@ -326,14 +327,14 @@ def main(argv: list[str] | None = None) -> int:
             continue
         seeds = range(100_000 * k, 100_000 * k + args.art_scenes)  # below ART_VAL_SEED
         parts.append(cached(cache, f"{design}-scenes-{args.art_scenes}",
-                            lambda d=design, s=seeds: art_scene_samples(s, (d,))))
+                            partial(art_scene_samples, seeds, (design,))))
         parts.append(cached(cache, f"{design}-faces-{args.art_faces}",
-                            lambda d=design, k=k: art_face_samples(
-                                args.art_faces, np.random.default_rng(1 + k), (d,))))
+                            partial(art_face_samples, args.art_faces,
+                                    np.random.default_rng(1 + k), (design,))))
         if args.font_faces:
             parts.append(cached(cache, f"{design}-fonts-{args.font_faces}",
-                                lambda d=design, k=k: font_samples(
-                                    args.font_faces, np.random.default_rng(11 + k), (d,))))
+                                partial(font_samples, args.font_faces,
+                                        np.random.default_rng(11 + k), (design,))))
     x = np.concatenate([p[0] for p in parts])
     ranks = np.concatenate([p[1] for p in parts])
     suits = np.concatenate([p[2] for p in parts])
