@@ -1,15 +1,19 @@
-"""Reproduce vision/models/cards_rank.npz and cards_suit.npz from real card art and generated faces.
+"""Reproduce vision/models/cards_rank.npz and cards_suit.npz from real card art, fonts and
+generated faces.
 
-    python -m vision.train.train_cards [--art-scenes N] [--art-faces M] [--report K]
+    python -m vision.train.train_cards [--leave-out DESIGN] [--cache DIR] [--out PATH]
 
-Training uses the real deck designs of TRAIN_DESIGNS (vision/card_art.py, tests/data/card-art):
-scenes with seeds 0..N-1 read through the reader's own finder, and many more index corners
-cut from the faces directly (fast) under residual colour casts, dim light, blur, noise and
-JPEG; card backs (the training designs' and made-up ones) as the rank network's last class;
-and, for variety of lettering, faces in the generated designs of vision/scenes.py. The
-designs of HELD_OUT_DESIGNS and OTHER_INDEX_DESIGNS are never used. The generated scenes'
-held-out split is seeds from TEST_SEED on; the art scenes' from ART_TEST_SEED on
-(vision/cards_eval.py). ``--report K`` scores K held-out scenes after training.
+Per English-index design (vision/card_art.py, tests/data/card-art) but the one left out
+(``--leave-out``, neoclassical by default, the held-out design of the tests): scenes read
+through the reader's own finder, index corners cut from the faces directly under residual
+colour casts, dim light, blur, noise and JPEG, and corners whose index is set anew in one
+of the machine's fonts (vision/train/font_index.py: needs Pillow and font packages, and says
+what to install if they are missing); card backs (the designs' and made-up ones) as the rank
+network's last class; and faces of the generated designs of vision/scenes.py. The designs of
+OTHER_INDEX_DESIGNS are never used. ``--cache DIR`` keeps each design's samples, so that the
+leave-one-design-out folds (one run per design, read with ``python -m vision.cards_eval
+--model PATH --designs DESIGN``) compute them once. The generated scenes' held-out split is
+seeds from TEST_SEED on; the art scenes' from ART_TEST_SEED on (vision/cards_eval.py).
 """
 
 from __future__ import annotations
