@@ -120,6 +120,36 @@ def test_calibrated_deck_never_raises_a_reading_the_model_disagrees_with(
     assert {str(c.card) for c in calibrated.read(image).cards} <= {"2H", "3C"}
 
 
+def test_a_rank_the_model_misread_at_calibration_needs_the_learned_deck_to_be_sure(
+        reader: CardReader) -> None:
+    # a German D read as 10 surely, and the learned deck matching no rank glyph clearly
+    # (here: every corner learned as one card, so that no other class is there to be
+    # farther): the model's rank alone is no longer sure once it gave that rank wrongly
+    # at calibration
+    image, truth = _dark_table_scene(ART_TEST_SEED + 901)
+    plain = reader.read(image)
+    sure = [c for c in plain.cards if c.confidence >= 0.9]
+    assert sure
+    from vision.cards import corner_features
+
+    feats, names = [], []
+    for face in reader.faces(image)[1]:
+        for view in (face, np.ascontiguousarray(face[::-1, ::-1])):
+            feats.append(corner_features(view))
+            names.append("2H" if "2H" not in truth else "3C")
+    calibrated = CardReader(reader.rank_net, reader.suit_net)
+    calibrated.learn(np.array(feats), names)  # no misreading: the model stays sure
+    assert [(c.card, c.confidence) for c in calibrated.read(image).cards] == [
+        (c.card, c.confidence) for c in plain.cards]
+    other_suit = {"S": "H", "H": "S", "D": "C", "C": "D"}
+    calibrated.learn(np.array(feats), names,
+                     misread=tuple(str(c.card)[:-1] + other_suit[str(c.card)[-1]]
+                                   for c in sure))
+    after = {c.card: c.confidence for c in calibrated.read(image).cards}
+    for card in sure:
+        assert after[card.card] < 0.9, card  # the session asks
+
+
 @pytest.mark.parametrize("design", ["paris-french-index", "atlas-german-index"])
 def test_other_index_decks_read_after_calibration(reader: CardReader, design: str) -> None:
     after_calibration = calibrated(reader, design)  # as calibrate cards does it
