@@ -180,9 +180,10 @@ def paint_out_index(face: Image) -> Image:
     return out
 
 
-def font_index_face(base: Image, card: str, rng: np.random.Generator) -> Image:
+def font_index_face(base: Image, card: str, rng: np.random.Generator,
+                    narrowest: float = 0.7) -> Image:
     """``base`` (an upright BGR face, its own index painted out) with ``card``'s index set
-    in a random font at its top-left corner."""
+    in a random font at its top-left corner, from ``narrowest`` to 1.35 times its width."""
     from PIL import ImageFont
 
     letters, suit_fonts = fonts()
@@ -207,7 +208,7 @@ def font_index_face(base: Image, card: str, rng: np.random.Generator) -> Image:
     else:
         symbol = _suit_shape(suit, rng)
     height = rng.uniform(13, 30)
-    stretch = rng.uniform(0.7, 1.35)
+    stretch = rng.uniform(narrowest, 1.35)
     slant = rng.uniform(-0.05, 0.22) if rng.random() < 0.3 else 0.0
     glyph = _shaped(glyph, height, stretch, slant)
     s_height = height * rng.uniform(0.5, 0.95)

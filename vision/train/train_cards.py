@@ -165,8 +165,8 @@ def art_face_samples(count: int, rng: np.random.Generator,
     return np.array(xs, np.float32), np.array(ranks), np.array(suits)
 
 
-def font_samples(count: int, rng: np.random.Generator, designs: tuple[str, ...]) -> tuple[
-        np.ndarray, np.ndarray, np.ndarray]:
+def font_samples(count: int, rng: np.random.Generator, designs: tuple[str, ...],
+                 narrowest: float = 0.7) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Index corners lettered in real fonts (vision/train/font_index.py) on the designs'
     faces, their own index painted out: the networks learn glyphs, not three designs."""
     from vision.train.font_index import font_index_face, paint_out_index
@@ -181,7 +181,8 @@ def font_samples(count: int, rng: np.random.Generator, designs: tuple[str, ...])
         table = rng.uniform(20, 230, 3).astype(np.float32)
         base = paint_out_index((face[..., :3] * alpha + table * (1 - alpha)).astype(np.uint8))
         card = FULL_DECK[int(rng.integers(52))]
-        xs.append(corner_features(_seen_corner(font_index_face(base, str(card), rng), rng)))
+        lettered = font_index_face(base, str(card), rng, narrowest)
+        xs.append(corner_features(_seen_corner(lettered, rng)))
         ranks.append(card.rank - 1)
         suits.append(SUITS.index(card.suit))
     return np.array(xs, np.float32), np.array(ranks), np.array(suits)
@@ -303,6 +304,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="real-design corners per design")
     parser.add_argument("--font-faces", type=int, default=10000,
                         help="corners lettered in fonts, per design (0: none)")
+    parser.add_argument("--narrowest", type=float, default=0.7,
+                        help="the font lettering's narrowest stretch (of the font's width)")
     parser.add_argument("--epochs", type=int, default=30)
     parser.add_argument("--hidden", type=int, default=256, help="the rank network's width")
     parser.add_argument("--report", type=int, default=0)
@@ -336,9 +339,11 @@ def main(argv: list[str] | None = None) -> int:
                             partial(art_face_samples, args.art_faces,
                                     np.random.default_rng(1 + k), (design,))))
         if args.font_faces:
-            parts.append(cached(cache, f"{design}-fonts-{args.font_faces}",
+            narrow = "" if args.narrowest == 0.7 else f"-narrowest-{args.narrowest}"
+            parts.append(cached(cache, f"{design}-fonts-{args.font_faces}{narrow}",
                                 partial(font_samples, args.font_faces,
-                                        np.random.default_rng(11 + k), (design,))))
+                                        np.random.default_rng(11 + k), (design,),
+                                        args.narrowest)))
     x = np.concatenate([p[0] for p in parts])
     ranks = np.concatenate([p[1] for p in parts])
     suits = np.concatenate([p[2] for p in parts])
