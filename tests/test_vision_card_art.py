@@ -17,11 +17,12 @@ from vision.cards_eval import ART_TEST_SEED, ArtScore, calibrated, measure
 from vision.scenes import nearest_card
 
 # Floors against regressions, not figures tuned on, and far below the target (99%
-# per card): on these 25 held-out scenes per light the reader read about 61% of the cards
-# of the held-out design (most of the rest missed on checked cloth and newspaper, or read
-# wrongly but asked about); docs/vision.md has the figures on more scenes. What must hold is
-# trust: a reading said without asking is wrong at most once here.
-HELD_OUT_FLOOR = 0.5
+# per card): on these 25 held-out scenes per light the reader read 74.5%, 71.4% and 80.0% of
+# the cards of the held-out design in normal, warm and dim light (2026-11-27; most of the
+# rest missed on checked cloth and newspaper, or read wrongly but asked about); docs/vision.md
+# has the figures on more scenes. What must hold is trust: a reading said without asking is
+# wrong at most once here (0, 1 and 1 were: a spurious card read at 0.98).
+HELD_OUT_FLOOR = 0.65
 SURE_WRONG_MOST = 1
 
 
@@ -161,8 +162,8 @@ def test_other_index_decks_read_after_calibration(reader: CardReader, design: st
                     "normal")
     print(design, "before", before.summary(), "after", after.summary(), after.failures[:8])
     # far below the target (99.5% after calibration), mostly for cards the finder
-    # misses; on these 15 scenes the French deck went from 22 to 25 of 31 and the German one
-    # from 19 to 20, no sure reading wrong after (docs/vision.md)
+    # misses; on these 15 scenes the French deck went from 19 to 25 of 31 and the German one
+    # from 20 to 21, no sure reading wrong after (2026-11-27, docs/vision.md)
     assert after.accuracy >= before.accuracy, after.summary()
     assert after.sure_wrong <= max(before.sure_wrong, 1), after.summary()
 
