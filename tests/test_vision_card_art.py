@@ -17,11 +17,12 @@ from vision.cards_eval import ART_TEST_SEED, ArtScore, calibrated, measure
 from vision.scenes import nearest_card
 
 # Floors against regressions, not figures tuned on, and far below the target (99%
-# per card): on these 25 held-out scenes per light the reader read about 61% of the cards
-# of the held-out design (most of the rest missed on checked cloth and newspaper, or read
-# wrongly but asked about); docs/vision.md has the figures on more scenes. What must hold is
-# trust: a reading said without asking is wrong at most once here.
-HELD_OUT_FLOOR = 0.5
+# per card): on these 25 held-out scenes per light the reader read 74.5%, 71.4% and 80.0% of
+# the cards of the held-out design in normal, warm and dim light (2026-11-27; most of the
+# rest missed on checked cloth and newspaper, or read wrongly but asked about); docs/vision.md
+# has the figures on more scenes. What must hold is trust: a reading said without asking is
+# wrong at most once here (0, 1 and 1 were: a spurious card read at 0.98).
+HELD_OUT_FLOOR = 0.65
 SURE_WRONG_MOST = 1
 
 
@@ -120,6 +121,36 @@ def test_calibrated_deck_never_raises_a_reading_the_model_disagrees_with(
     assert {str(c.card) for c in calibrated.read(image).cards} <= {"2H", "3C"}
 
 
+def test_a_rank_the_model_misread_at_calibration_needs_the_learned_deck_to_be_sure(
+        reader: CardReader) -> None:
+    # a German D read as 10 surely, and the learned deck matching no rank glyph clearly
+    # (here: every corner learned as one card, so that no other class is there to be
+    # farther): the model's rank alone is no longer sure once it gave that rank wrongly
+    # at calibration
+    image, truth = _dark_table_scene(ART_TEST_SEED + 901)
+    plain = reader.read(image)
+    sure = [c for c in plain.cards if c.confidence >= 0.9]
+    assert sure
+    from vision.cards import corner_features
+
+    feats, names = [], []
+    for face in reader.faces(image)[1]:
+        for view in (face, np.ascontiguousarray(face[::-1, ::-1])):
+            feats.append(corner_features(view))
+            names.append("2H" if "2H" not in truth else "3C")
+    calibrated = CardReader(reader.rank_net, reader.suit_net)
+    calibrated.learn(np.array(feats), names)  # no misreading: the model stays sure
+    assert [(c.card, c.confidence) for c in calibrated.read(image).cards] == [
+        (c.card, c.confidence) for c in plain.cards]
+    other_suit = {"S": "H", "H": "S", "D": "C", "C": "D"}
+    calibrated.learn(np.array(feats), names,
+                     misread=tuple(str(c.card)[:-1] + other_suit[str(c.card)[-1]]
+                                   for c in sure))
+    after = {c.card: c.confidence for c in calibrated.read(image).cards}
+    for card in sure:
+        assert after[card.card] < 0.9, card  # the session asks
+
+
 @pytest.mark.parametrize("design", ["paris-french-index", "atlas-german-index"])
 def test_other_index_decks_read_after_calibration(reader: CardReader, design: str) -> None:
     after_calibration = calibrated(reader, design)  # as calibrate cards does it
@@ -131,8 +162,8 @@ def test_other_index_decks_read_after_calibration(reader: CardReader, design: st
                     "normal")
     print(design, "before", before.summary(), "after", after.summary(), after.failures[:8])
     # far below the target (99.5% after calibration), mostly for cards the finder
-    # misses; on these 15 scenes the French deck went from 22 to 25 of 31 and the German one
-    # from 19 to 20, no sure reading wrong after (docs/vision.md)
+    # misses; on these 15 scenes the French deck went from 19 to 25 of 31 and the German one
+    # from 20 to 21, no sure reading wrong after (2026-11-27, docs/vision.md)
     assert after.accuracy >= before.accuracy, after.summary()
     assert after.sure_wrong <= max(before.sure_wrong, 1), after.summary()
 

@@ -899,6 +899,7 @@ class CardReader:
         # the user's own deck (companion calibrate cards): corner features and card names
         self.templates: tuple[NDArray[Any], NDArray[Any], list[str]] | None = None
         self.misread: frozenset[str] = frozenset()  # readings wrong for this deck
+        self.misread_ranks: frozenset[str] = frozenset()  # their ranks
 
     def learn(self, templates: NDArray[Any], names: list[str],
               misread: tuple[str, ...] = ()) -> None:
@@ -910,6 +911,7 @@ class CardReader:
         feats = np.asarray(templates, np.float32)
         self.templates = (_rank_part(feats), _suit_part(feats), list(names))
         self.misread = frozenset(misread)
+        self.misread_ranks = frozenset(m[:-1] for m in misread)
 
     def corners_of_single_card(self, image: NDArray[Any]) -> list[NDArray[Any]] | None:
         """Both corner features of the one card in the picture (calibration), else None."""
@@ -1033,6 +1035,11 @@ class CardReader:
                     if confidence < learned_sure:
                         card = learned
                     confidence = min(confidence, learned_sure, 0.85)
+            if t_rank is None and str(card)[:-1] in self.misread_ranks:
+                # the learned deck matched no rank glyph (none clearly nearest), and the
+                # model gave this rank wrongly for this deck at calibration (a German D read
+                # as 10, a B as 8, surely): not sure without the deck's confirmation
+                confidence = min(confidence, 0.85)
             if first != second:  # the corners disagree: ask
                 confidence = min(confidence, 0.5)
             out.cards.append(SeenCard(card, corners, min(confidence, 1.0)))

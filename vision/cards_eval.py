@@ -1,7 +1,7 @@
 """The card reader measured on rendered scenes of real card art (vision/card_art.py).
 
     python -m vision.cards_eval [--scenes 100] [--designs neoclassical] [--light warm]
-                                [--calibrated]
+                                [--calibrated] [--model PATH]
 
 Prints, per design and light, the per-card accuracy and how many readings said without
 asking (confidence >= 0.9) were wrong. Seeds from ART_TEST_SEED on are never trained on or
@@ -15,12 +15,13 @@ import argparse
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
 from companion.cards import FULL_DECK
 from vision.card_art import HELD_OUT_DESIGNS, LIGHTS, art_scene, load_deck
-from vision.cards import CardReader, SeenCards
+from vision.cards import MODEL_PATH, CardReader, SeenCards
 from vision.scenes import Scene, nearest_card
 
 ART_TEST_SEED = 7_000_000  # held-out art scenes; training uses seeds below ART_VAL_SEED
@@ -144,10 +145,13 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"comma-separated, from {', '.join(LIGHTS)}, or 'any'")
     parser.add_argument("--seed", type=int, default=ART_TEST_SEED)
     parser.add_argument("--failures", type=int, default=0)
+    parser.add_argument("--model", type=Path, default=MODEL_PATH,
+                        help="the networks STEM_rank.npz and STEM_suit.npz to read with "
+                             "(a leave-one-design-out fold's, say)")
     parser.add_argument("--calibrated", action="store_true",
                         help="read after calibrating on single-card scenes of each design")
     args = parser.parse_args(argv)
-    model = CardReader.load()
+    model = CardReader.load(args.model)
     for design in args.designs.split(","):
         reader = calibrated(model, design) if args.calibrated else model
         for light in args.light.split(","):

@@ -1,22 +1,28 @@
-"""Reproduce vision/models/cards_rank.npz and cards_suit.npz from real card art and generated faces.
+"""Reproduce vision/models/cards_rank.npz and cards_suit.npz from real card art, fonts and
+generated faces.
 
-    python -m vision.train.train_cards [--art-scenes N] [--art-faces M] [--report K]
+    python -m vision.train.train_cards [--leave-out DESIGN] [--cache DIR] [--out PATH]
 
-Training uses the real deck designs of TRAIN_DESIGNS (vision/card_art.py, tests/data/card-art):
-scenes with seeds 0..N-1 read through the reader's own finder, and many more index corners
-cut from the faces directly (fast) under residual colour casts, dim light, blur, noise and
-JPEG; card backs (the training designs' and made-up ones) as the rank network's last class;
-and, for variety of lettering, faces in the generated designs of vision/scenes.py. The
-designs of HELD_OUT_DESIGNS and OTHER_INDEX_DESIGNS are never used. The generated scenes'
-held-out split is seeds from TEST_SEED on; the art scenes' from ART_TEST_SEED on
-(vision/cards_eval.py). ``--report K`` scores K held-out scenes after training.
+Per English-index design (vision/card_art.py, tests/data/card-art) but the one left out
+(``--leave-out``, neoclassical by default, the held-out design of the tests): scenes read
+through the reader's own finder, index corners cut from the faces directly under residual
+colour casts, dim light, blur, noise and JPEG, and corners whose index is set anew in one
+of the machine's fonts (vision/train/font_index.py: needs Pillow and font packages, and says
+what to install if they are missing); card backs (the designs' and made-up ones) as the rank
+network's last class; and faces of the generated designs of vision/scenes.py. The designs of
+OTHER_INDEX_DESIGNS are never used. ``--cache DIR`` keeps each design's samples, so that the
+leave-one-design-out folds (one run per design, read with ``python -m vision.cards_eval
+--model PATH --designs DESIGN``) compute them once. The generated scenes' held-out split is
+seeds from TEST_SEED on; the art scenes' from ART_TEST_SEED on (vision/cards_eval.py).
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 import cv2
@@ -159,6 +165,29 @@ def art_face_samples(count: int, rng: np.random.Generator,
     return np.array(xs, np.float32), np.array(ranks), np.array(suits)
 
 
+def font_samples(count: int, rng: np.random.Generator, designs: tuple[str, ...],
+                 narrowest: float = 0.7) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Index corners lettered in real fonts (vision/train/font_index.py) on the designs'
+    faces, their own index painted out: the networks learn glyphs, not three designs."""
+    from vision.train.font_index import font_index_face, paint_out_index
+
+    decks = [load_deck(d) for d in designs]
+    xs, ranks, suits = [], [], []
+    for _ in range(count):
+        deck = decks[int(rng.integers(len(decks)))]
+        art = deck.faces[str(FULL_DECK[int(rng.integers(52))])]  # its pictures, pips, frame
+        face = cv2.resize(art, (FACE_W, FACE_H), interpolation=cv2.INTER_AREA)
+        alpha = face[..., 3:].astype(np.float32) / 255
+        table = rng.uniform(20, 230, 3).astype(np.float32)
+        base = paint_out_index((face[..., :3] * alpha + table * (1 - alpha)).astype(np.uint8))
+        card = FULL_DECK[int(rng.integers(52))]
+        lettered = font_index_face(base, str(card), rng, narrowest)
+        xs.append(corner_features(_seen_corner(lettered, rng)))
+        ranks.append(card.rank - 1)
+        suits.append(SUITS.index(card.suit))
+    return np.array(xs, np.float32), np.array(ranks), np.array(suits)
+
+
 def art_scene_samples(seeds: range, designs: tuple[str, ...] = TRAIN_DESIGNS) -> tuple[
         np.ndarray, np.ndarray, np.ndarray]:
     """Both index corners of each card the reader's finder finds in art scenes."""
@@ -244,34 +273,84 @@ def score(reader: CardReader, seeds: range, overlap: bool = False) -> CardScore:
     return result
 
 
+Part = tuple[np.ndarray, np.ndarray, np.ndarray]
+
+
+def cached(cache: Path | None, name: str, make: Callable[[], Part]) -> Part:
+    """A part of the training samples, kept in ``cache`` (if given) under ``name``, so that
+    the leave-one-design-out folds compute each design's samples once."""
+    path = None if cache is None else cache / f"{name}.npz"
+    if path is not None and path.is_file():
+        with np.load(path) as data:
+            return data["x"], data["ranks"], data["suits"]
+    part = make()
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        np.savez(path, x=part[0], ranks=part[1], suits=part[2])
+    print(f"{name}: {len(part[0])} corners", flush=True)
+    return part
+
+
+ENGLISH_DESIGNS = (*TRAIN_DESIGNS, *HELD_OUT_DESIGNS)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--scenes", type=int, default=60, help="generated-design scenes")
     parser.add_argument("--faces", type=int, default=10000, help="generated-design corners")
-    parser.add_argument("--art-scenes", type=int, default=200, help="real-design scenes")
-    parser.add_argument("--art-faces", type=int, default=30000, help="real-design corners")
+    parser.add_argument("--art-scenes", type=int, default=70,
+                        help="real-design scenes per design")
+    parser.add_argument("--art-faces", type=int, default=10000,
+                        help="real-design corners per design")
+    parser.add_argument("--font-faces", type=int, default=10000,
+                        help="corners lettered in fonts, per design (0: none)")
+    parser.add_argument("--narrowest", type=float, default=0.7,
+                        help="the font lettering's narrowest stretch (of the font's width)")
     parser.add_argument("--epochs", type=int, default=30)
+    parser.add_argument("--hidden", type=int, default=256, help="the rank network's width")
     parser.add_argument("--report", type=int, default=0)
     parser.add_argument("--leave-out", default=HELD_OUT_DESIGNS[0],
                         help="the English-index design not trained on (leave-one-design-out: "
-                             "train once per design and read it with vision.cards_eval)")
+                             "train once per design and read it with vision.cards_eval), "
+                             "or 'none'")
     parser.add_argument("--out", type=Path, default=MODEL_PATH,
                         help="model path (the networks go to STEM_rank.npz and STEM_suit.npz)")
+    parser.add_argument("--cache", type=Path, default=None,
+                        help="keep each design's samples here (delete it after changing the "
+                             "features or the sampling)")
     args = parser.parse_args(argv)
-    designs = tuple(d for d in (*TRAIN_DESIGNS, *HELD_OUT_DESIGNS) if d != args.leave_out)
+    if args.font_faces:
+        from vision.train.font_index import fonts
+
+        print(len(fonts()[0]), "fonts", flush=True)  # says what to install if missing
+    designs = tuple(d for d in ENGLISH_DESIGNS if d != args.leave_out)
     print("trained on", ", ".join(designs), flush=True)
-    parts = [samples(range(args.scenes)),
-             face_samples(args.faces, np.random.default_rng(0)),
-             art_scene_samples(range(args.art_scenes), designs),
-             art_face_samples(args.art_faces, np.random.default_rng(1), designs)]
-    print(", ".join(str(len(p[0])) for p in parts), "corner samples (generated scenes, "
-          "generated faces, art scenes, art faces)", flush=True)
+    cache = args.cache
+    parts = [cached(cache, f"generated-scenes-{args.scenes}", lambda: samples(range(args.scenes))),
+             cached(cache, f"generated-faces-{args.faces}",
+                    lambda: face_samples(args.faces, np.random.default_rng(0)))]
+    for k, design in enumerate(ENGLISH_DESIGNS):
+        if design not in designs:
+            continue
+        seeds = range(100_000 * k, 100_000 * k + args.art_scenes)  # below ART_VAL_SEED
+        parts.append(cached(cache, f"{design}-scenes-{args.art_scenes}",
+                            partial(art_scene_samples, seeds, (design,))))
+        parts.append(cached(cache, f"{design}-faces-{args.art_faces}",
+                            partial(art_face_samples, args.art_faces,
+                                    np.random.default_rng(1 + k), (design,))))
+        if args.font_faces:
+            narrow = "" if args.narrowest == 0.7 else f"-narrowest-{args.narrowest}"
+            parts.append(cached(cache, f"{design}-fonts-{args.font_faces}{narrow}",
+                                partial(font_samples, args.font_faces,
+                                        np.random.default_rng(11 + k), (design,),
+                                        args.narrowest)))
     x = np.concatenate([p[0] for p in parts])
     ranks = np.concatenate([p[1] for p in parts])
     suits = np.concatenate([p[2] for p in parts])
+    print(len(x), "corner samples", flush=True)
     mean, scale = x.mean(axis=0), x.std(axis=0) + 1e-3
-    rank_net = MLP.create([x.shape[1], 256, len(RANKS) + 1], mean, scale, (*RANKS, BACK),
-                          seed=1)
+    rank_net = MLP.create([x.shape[1], args.hidden, len(RANKS) + 1], mean, scale,
+                          (*RANKS, BACK), seed=1)
     rank_net.fit(x, ranks, epochs=args.epochs, weight_decay=1e-3)
     faces = suits != NO_SUIT
     suit_net = MLP.create([x.shape[1], 64, 4], mean, scale, SUITS, seed=2)
