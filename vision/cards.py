@@ -343,9 +343,15 @@ def _opened_cards(planes: _Planes, roi: tuple[slice, slice], blob: NDArray[Any],
     that the pattern falls away while a card stays whole but for its rounded corners. Each
     region's sides are fitted on their middle part only, and the region must fill the
     quadrilateral so found and have a card's shape."""
-    width = int(OPENING * np.sqrt(min_area)) | 1
+    # the opening is done on a picture half as large (its disc costs with its width), and
+    # what it leaves is brought back to the frame's size within the filled white
+    width = int(OPENING * np.sqrt(min_area) / 2) | 1
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (width, width))
     found: list[NDArray[Any]] = []
+    full = (blob.shape[1], blob.shape[0])
+    half = (full[0] // 2, full[1] // 2)
+    if min(half) <= width:
+        return found
     for level in range(len(WHITE_LEVELS)):
         white = cv2.bitwise_and(planes.white(level, roi), blob)
         white = cv2.morphologyEx(white, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
@@ -353,7 +359,16 @@ def _opened_cards(planes: _Planes, roi: tuple[slice, slice], blob: NDArray[Any],
         filled: NDArray[Any] = np.zeros_like(white)
         cv2.drawContours(filled, [c for c in contours if cv2.contourArea(c) >= 0.5 * min_area],
                          -1, 255, -1)
-        opened = cv2.morphologyEx(filled, cv2.MORPH_OPEN, kernel)
+        if not cv2.countNonZero(filled):
+            continue
+        small = cv2.threshold(cv2.resize(filled, half, interpolation=cv2.INTER_AREA), 127,
+                              255, cv2.THRESH_BINARY)[1]
+        small = cv2.morphologyEx(small, cv2.MORPH_OPEN, kernel)
+        if not cv2.countNonZero(small):
+            continue
+        opened = cv2.bitwise_and(cv2.threshold(cv2.resize(small, full,
+                                                          interpolation=cv2.INTER_LINEAR),
+                                               127, 255, cv2.THRESH_BINARY)[1], filled)
         parts, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE,
                                     offset=offset)
         for part in parts:
