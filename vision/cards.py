@@ -83,8 +83,9 @@ def _table_model(lab: NDArray[Any]) -> tuple[NDArray[Any], float]:
     rim = np.concatenate([lab[:8].reshape(-1, 3), lab[-8:].reshape(-1, 3),
                           lab[:, :8].reshape(-1, 3), lab[:, -8:].reshape(-1, 3)]).astype(
                               np.float32)
-    table = np.median(rim, axis=0)
-    spread = np.median(np.abs(rim - table), axis=0) * 1.48 + 3.0
+    rim = np.ascontiguousarray(rim.T)  # a median along rows is faster
+    table = np.median(rim, axis=1)
+    spread = np.median(np.abs(rim - table[:, None]), axis=1) * 1.48 + 3.0
     values = np.arange(256, dtype=np.float32)[:, None]
     lut = (((values - table) / spread) ** 2).astype(np.float32).reshape(256, 1, 3)
     return lut, float(table[0] + 3 * spread[0])
@@ -372,9 +373,15 @@ def _opened_cards(planes: _Planes, roi: tuple[slice, slice], blob: NDArray[Any],
         parts, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE,
                                     offset=offset)
         for part in parts:
-            if cv2.contourArea(part) < min_area:
+            area = cv2.contourArea(part)
+            if area < min_area:
                 continue
-            rect = cv2.boxPoints(cv2.minAreaRect(cv2.convexHull(part)))
+            box = cv2.minAreaRect(cv2.convexHull(part))
+            long, short = max(box[1]), max(min(box[1]), 1.0)
+            # far from a card's shape or filling too little of its box: not worth fitting
+            if not 1.0 <= long / short <= 2.2 or area < 0.75 * long * short:
+                continue
+            rect = cv2.boxPoints(box)
             quad, _ = refine_quad(part.reshape(-1, 2).astype(np.float32),
                                   order_corners(rect.astype(np.float32)), 0.3)
             quad = order_corners(quad)
