@@ -41,6 +41,7 @@ from vision.picture import unreadable
 MODEL_PATH = Path(__file__).resolve().parent / "models" / "cards.npz"
 FACE_W, FACE_H = 200, 280
 WORK_WIDTH = 960
+LINEAR_FROM = 0.7  # a frame scaled by this or more to WORK_WIDTH is interpolated
 ASPECT = (1.15, 1.85)  # long side / short side of a card seen at an angle
 OVERLAP = "cards overlap or are fanned: spread them out"
 FACE_DOWN = "a card lies face down"
@@ -979,9 +980,13 @@ class CardReader:
             raise ValueError(f"the picture cannot be read: {why}")
         h, w = image.shape[:2]
         factor = min(1.0, WORK_WIDTH / w)
+        # averaging over areas costs five times more than interpolating from 1280 to 960,
+        # where every pixel still counts in a sample (a step of 4/3); at steps of 1.43 or
+        # more, pixels would fall between the samples
+        how = cv2.INTER_LINEAR if factor >= LINEAR_FROM else cv2.INTER_AREA
         work = image if factor == 1.0 else cv2.resize(image, (round(w * factor),
                                                               round(h * factor)),
-                                                      interpolation=cv2.INTER_AREA)
+                                                      interpolation=how)
         work = balance(work)
         quads, refused, by_edges = find_cards(
             work, self.min_area_fraction * work.shape[0] * work.shape[1], edges)
