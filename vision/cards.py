@@ -345,14 +345,16 @@ def _opened_cards(planes: _Planes, roi: tuple[slice, slice], blob: NDArray[Any],
     that the pattern falls away while a card stays whole but for its rounded corners. Each
     region's sides are fitted on their middle part only, and the region must fill the
     quadrilateral so found and have a card's shape."""
-    # the opening is done on a picture half as large (its disc costs with its width), and
-    # what it leaves is brought back to the frame's size within the filled white
-    width = int(OPENING * np.sqrt(min_area) / 2) | 1
+    # the opening's disc costs with its width over the whole outline: it is done on a picture
+    # half as large to find where cards may be, then exactly, at full size, around each
+    width = int(OPENING * np.sqrt(min_area)) | 1
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (width, width))
+    small_width = (width // 2) | 1
+    small_kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (small_width, small_width))
     found: list[NDArray[Any]] = []
     full = (blob.shape[1], blob.shape[0])
     half = (full[0] // 2, full[1] // 2)
-    if min(half) <= width:
+    if min(half) <= small_width:
         return found
     for level in range(len(WHITE_LEVELS)):
         white = cv2.bitwise_and(planes.white(level, roi), blob)
@@ -365,45 +367,80 @@ def _opened_cards(planes: _Planes, roi: tuple[slice, slice], blob: NDArray[Any],
             continue
         small = cv2.threshold(cv2.resize(filled, half, interpolation=cv2.INTER_AREA), 127,
                               255, cv2.THRESH_BINARY)[1]
-        small = cv2.morphologyEx(small, cv2.MORPH_OPEN, kernel)
-        if not cv2.countNonZero(small):
-            continue
-        opened = cv2.bitwise_and(cv2.threshold(cv2.resize(small, full,
-                                                          interpolation=cv2.INTER_LINEAR),
-                                               127, 255, cv2.THRESH_BINARY)[1], filled)
-        parts, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE,
-                                    offset=offset)
-        for part in parts:
-            area = cv2.contourArea(part)
-            if area < min_area:
+        small = cv2.morphologyEx(small, cv2.MORPH_OPEN, small_kernel)
+        places, _ = cv2.findContours(small, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        for place in places:
+            area = cv2.contourArea(place)
+            if 4 * area < 0.5 * min_area:
                 continue
-            box = cv2.minAreaRect(cv2.convexHull(part))
-            long, short = max(box[1]), max(min(box[1]), 1.0)
-            # far from a card's shape or filling too little of its box: not worth fitting
-            if not 1.0 <= long / short <= 2.2 or area < 0.75 * long * short:
-                continue
-            rect = cv2.boxPoints(box)
-            quad, _ = refine_quad(part.reshape(-1, 2).astype(np.float32),
-                                  order_corners(rect.astype(np.float32)), 0.3)
-            quad = order_corners(quad)
-            sides = [float(np.linalg.norm(quad[(i + 1) % 4] - quad[i])) for i in range(4)]
-            ratio = (sides[1] + sides[3]) / max(sides[0] + sides[2], 1.0)
-            if not ASPECT[0] <= ratio <= ASPECT[1] or _near_edge(quad, shape):
-                continue
-            # the region fills the quadrilateral (but for its rounded corners) and little
-            # of it lies beyond (pieces of the pattern that the opening left on a side)
-            one: NDArray[Any] = np.zeros_like(opened)
-            cv2.fillConvexPoly(one, np.round(quad - offset).astype(np.int32), 255)
-            size = max(cv2.countNonZero(one), 1)
-            inside = cv2.countNonZero(cv2.bitwise_and(one, opened)) / size
-            mine: NDArray[Any] = np.zeros_like(opened)
-            cv2.drawContours(mine, [part], -1, 255, -1, offset=(-offset[0], -offset[1]))
-            beyond = cv2.countNonZero(cv2.bitwise_and(mine, cv2.bitwise_not(one))) / size
-            if inside < 0.96 or beyond > 0.08:
-                continue
-            if _same(found, quad) is None:
-                found.append(quad)
+            (bx, by), (bw, bh), _ = cv2.minAreaRect(place)
+            if max(bw, bh) > 2.5 * max(min(bw, bh), 1.0) or area < 0.6 * bw * bh:
+                continue  # far from one card's shape even before the exact opening
+            centre = np.array([bx, by], np.float32) * 2 + [offset[0] + 0.5, offset[1] + 0.5]
+            if any(np.linalg.norm(q.mean(axis=0) - centre) < 0.1 * np.sqrt(cv2.contourArea(q))
+                   for q in found):
+                continue  # a card found at a looser level (the first found is kept)
+            # the opening is exact within a card's box of the place: erosion and dilation
+            # each reach half the disc's width beyond it
+            x, y, w, h = cv2.boundingRect(place)
+            x0, y0 = max(2 * x - width - 2, 0), max(2 * y - width - 2, 0)
+            x1, y1 = min(2 * (x + w) + width + 2, full[0]), min(2 * (y + h) + width + 2, full[1])
+            opened = cv2.morphologyEx(filled[y0:y1, x0:x1], cv2.MORPH_OPEN, kernel)
+            here = (offset[0] + x0, offset[1] + y0)
+            parts, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE,
+                                        offset=here)
+            for part in parts:
+                px, py, pw, ph = cv2.boundingRect(part)
+                if not _within((px, py, pw, ph), (x0, y0, x1, y1), here, full, width // 2):
+                    continue  # reaches where this opening is not exact: another place's
+                quad = _opened_card(part, opened, here, min_area, shape)
+                if quad is not None and _same(found, quad) is None:
+                    found.append(quad)
     return found
+
+
+def _within(rect: tuple[int, int, int, int], box: tuple[int, int, int, int],
+            here: tuple[int, int], full: tuple[int, int], margin: int) -> bool:
+    """Whether a region's bounding rect (frame pixels) keeps ``margin`` from each side of
+    ``box`` (outline pixels; a side on the outline's own edge does not count)."""
+    x, y, w, h = rect[0] - here[0], rect[1] - here[1], rect[2], rect[3]
+    x0, y0, x1, y1 = box
+    return not ((x < margin and x0 > 0) or (y < margin and y0 > 0)
+                or (x + w > x1 - x0 - margin and x1 < full[0])
+                or (y + h > y1 - y0 - margin and y1 < full[1]))
+
+
+def _opened_card(part: NDArray[Any], opened: NDArray[Any], offset: tuple[int, int],
+                 min_area: float, shape: tuple[int, ...]) -> NDArray[Any] | None:
+    """The card a region left by _opened_cards' opening is, if it is one."""
+    area = cv2.contourArea(part)
+    if area < min_area:
+        return None
+    box = cv2.minAreaRect(cv2.convexHull(part))
+    long, short = max(box[1]), max(min(box[1]), 1.0)
+    # far from a card's shape or filling too little of its box: not worth fitting
+    if not 1.0 <= long / short <= 2.2 or area < 0.75 * long * short:
+        return None
+    rect = cv2.boxPoints(box)
+    quad, _ = refine_quad(part.reshape(-1, 2).astype(np.float32),
+                          order_corners(rect.astype(np.float32)), 0.3)
+    quad = order_corners(quad)
+    sides = [float(np.linalg.norm(quad[(i + 1) % 4] - quad[i])) for i in range(4)]
+    ratio = (sides[1] + sides[3]) / max(sides[0] + sides[2], 1.0)
+    if not ASPECT[0] <= ratio <= ASPECT[1] or _near_edge(quad, shape):
+        return None
+    # the region fills the quadrilateral (but for its rounded corners) and little of it lies
+    # beyond (pieces of the pattern that the opening left on a side)
+    one: NDArray[Any] = np.zeros_like(opened)
+    cv2.fillConvexPoly(one, np.round(quad - offset).astype(np.int32), 255)
+    size = max(cv2.countNonZero(one), 1)
+    inside = cv2.countNonZero(cv2.bitwise_and(one, opened)) / size
+    mine: NDArray[Any] = np.zeros_like(opened)
+    cv2.drawContours(mine, [part], -1, 255, -1, offset=(-offset[0], -offset[1]))
+    beyond = cv2.countNonZero(cv2.bitwise_and(mine, cv2.bitwise_not(one))) / size
+    if inside < 0.96 or beyond > 0.08:
+        return None
+    return quad
 
 
 def _pattern_cards(planes: _Planes, roi: tuple[slice, slice], blob: NDArray[Any],
