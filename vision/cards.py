@@ -653,15 +653,20 @@ def _on_pale_table(planes: _Planes, min_area: float, shape: tuple[int, ...]) -> 
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     width = int(0.25 * np.sqrt(min_area)) | 1  # cuts a newspaper's gutter off a card
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (width, width))
     found: list[NDArray[Any]] = []
     for contour in contours:
         if cv2.contourArea(contour) < 0.5 * min_area:
             continue
-        one: NDArray[Any] = np.zeros_like(mask)
-        cv2.drawContours(one, [contour], -1, 255, -1)
-        one = cv2.morphologyEx(one, cv2.MORPH_OPEN, cv2.getStructuringElement(
-            cv2.MORPH_ELLIPSE, (width, width)))
-        parts, _ = cv2.findContours(one, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        # opened within its box (and the disc's width around it), not the whole frame
+        x, y, w, h = cv2.boundingRect(contour)
+        x0, y0 = max(x - width, 0), max(y - width, 0)
+        one: NDArray[Any] = np.zeros((min(y + h + width, mask.shape[0]) - y0,
+                                      min(x + w + width, mask.shape[1]) - x0), np.uint8)
+        cv2.drawContours(one, [contour], -1, 255, -1, offset=(-x0, -y0))
+        one = cv2.morphologyEx(one, cv2.MORPH_OPEN, disc)
+        parts, _ = cv2.findContours(one, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE,
+                                    offset=(x0, y0))
         for part in parts:
             area = cv2.contourArea(part)
             hull = cv2.convexHull(part)
