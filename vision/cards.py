@@ -337,6 +337,11 @@ def _edge_cards(planes: _Planes, roi: tuple[slice, slice], blob: NDArray[Any],
 OPENING = 0.6
 
 
+# a card's long side is at most half the picture's height: its area at most about this many
+# times the height squared; a place twice that is the table itself, never one card
+LARGEST = 0.45
+
+
 def _opened_cards(planes: _Planes, roi: tuple[slice, slice], blob: NDArray[Any],
                   offset: tuple[int, int], min_area: float,
                   shape: tuple[int, ...]) -> list[NDArray[Any]]:
@@ -371,8 +376,8 @@ def _opened_cards(planes: _Planes, roi: tuple[slice, slice], blob: NDArray[Any],
         places, _ = cv2.findContours(small, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         for place in places:
             area = cv2.contourArea(place)
-            if 4 * area < 0.5 * min_area:
-                continue
+            if 4 * area < 0.5 * min_area or 4 * area > LARGEST * shape[0] ** 2:
+                continue  # too small for a card, or two cards' worth (the table itself)
             (bx, by), (bw, bh), _ = cv2.minAreaRect(place)
             if max(bw, bh) > 2.5 * max(min(bw, bh), 1.0) or area < 0.6 * bw * bh:
                 continue  # far from one card's shape even before the exact opening
