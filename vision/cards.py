@@ -370,6 +370,17 @@ def _opened_cards(planes: _Planes, roi: tuple[slice, slice], blob: NDArray[Any],
                          -1, 255, -1)
         if not cv2.countNonZero(filled):
             continue
+        if filled.size <= 2 * LARGEST * shape[0] ** 2:
+            # an outline of about two cards: one opening of it all costs less than a
+            # search and an opening around each place
+            opened = cv2.morphologyEx(filled, cv2.MORPH_OPEN, kernel)
+            parts, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE,
+                                        offset=offset)
+            for part in parts:
+                quad = _opened_card(part, opened, offset, min_area, shape)
+                if quad is not None and _same(found, quad) is None:
+                    found.append(quad)
+            continue
         small = cv2.threshold(cv2.resize(filled, half, interpolation=cv2.INTER_AREA), 127,
                               255, cv2.THRESH_BINARY)[1]
         small = cv2.morphologyEx(small, cv2.MORPH_OPEN, small_kernel)
