@@ -177,18 +177,19 @@ def training_photos(setups: tuple[str, ...] = SETUPS) -> list[Photo]:
             for p in photos_of(setup, "train" if setup == "tray" else None)[::EVERY[setup]]]
 
 
-def train(photos: list[Photo], channels: int = 4, epochs: int = 0, log: bool = True
-          ) -> DiceReader:
-    """A reader with a network and pip count table learned from ``photos``."""
+def train(photos: list[Photo], channels: int = 4, epochs: int = 0, log: bool = True,
+          scratch: bool = not FINE_TUNE) -> DiceReader:
+    """A reader with a network and pip count table learned from ``photos`` (from random
+    weights when ``scratch``, else fine-tuned from BASE_PATH)."""
     patches, y = crops(photos, np.random.default_rng(0))
     x = inputs(patches, channels)
     del patches
     if log:
         print(f"{len(x)} training crops, per class {np.bincount(y).tolist()}", flush=True)
     classes = ("none", "1", "2", "3", "4", "5", "6")
-    base = DiceReader.load(BASE_PATH).net if FINE_TUNE else None
+    base = None if scratch else DiceReader.load(BASE_PATH).net
     net = fit(x, y, WIDTHS, classes, epochs=epochs or EPOCHS, log=log, init=base,
-              max_lr=FINE_TUNE_LR if FINE_TUNE else SCRATCH_LR)
+              max_lr=SCRATCH_LR if scratch else FINE_TUNE_LR)
     del x
     reader = DiceReader(net, pips=pip_confusion(photos), accept=ACCEPT)
     reader.pip_weight = PIP_WEIGHT
@@ -244,9 +245,11 @@ def main(argv: list[str] | None = None) -> int:
                         help="do not learn from this set-up (repeatable)")
     parser.add_argument("--sure-from", type=float, default=SURE_FROM,
                         help="raw confidence said without asking (chosen by loso_dice --sure)")
+    parser.add_argument("--scratch", action="store_true", default=not FINE_TUNE,
+                        help="train from random weights, not from dice-tray.npz")
     args = parser.parse_args(argv)
     setups = tuple(s for s in SETUPS if s not in args.leave_out)
-    reader = train(training_photos(setups), args.channels, args.epochs)
+    reader = train(training_photos(setups), args.channels, args.epochs, scratch=args.scratch)
     reader.sure_from = args.sure_from
     save(reader, args.out)
     note = ""
