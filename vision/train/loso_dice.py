@@ -6,8 +6,10 @@
 For the close-up and paper set-ups (vision/dice_setups.py) a model is trained with the
 recipe of vision/train/train_dice.py on the other set-ups only, and reads every photo of the
 left-out one, uncalibrated (``--calibrated``: also at the scale its labelled dice give, what
-`calibrate dice` sets). The tray set-up cannot be left out: the recipe fine-tunes a network
-that learned from it. The readings (confidence, right or wrong) are saved too: the
+`calibrate dice` sets). The tray set-up cannot be left out of the fine-tuned recipe (its base
+network learned from it); ``--scratch`` trains the from-scratch recipe (train_dice
+SCRATCH_*), which leaves out all three set-ups in turn (tray: all 200 photos, its test
+split reported apart). The readings (confidence, right or wrong) are saved too: the
 bar from which the shipped model says a reading without asking is chosen on them
 (``--sure``), for each set-up on
 the other set-ups' readings only, so that the figure reported for a set-up never used its
@@ -87,8 +89,8 @@ def train_fold(setup: str, out: Path, epochs: int, scratch: bool = False) -> Non
     from vision.train import train_dice
 
     others = tuple(s for s in SETUPS if s != setup)
-    reader = train_dice.train(train_dice.training_photos(others), epochs=epochs, log=True,
-                              scratch=scratch)
+    reader = train_dice.train(train_dice.training_photos(others, scratch), epochs=epochs,
+                              log=True, scratch=scratch)
     out.mkdir(parents=True, exist_ok=True)
     train_dice.save(reader, out / f"without-{setup}.npz")
 
