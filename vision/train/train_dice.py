@@ -154,8 +154,8 @@ def crops(photos: list[Photo], rng: np.random.Generator, step: int = 1,
             for die, (cx, cy), s, ok in zip(photo.dice, centres, sizes, fits, strict=True):
                 if ok:  # the labelled centres too, at the usual size ratio
                     jobs.append((cx, cy, s / 1.5, die.value, copies))
-            for x, y, size, label, copies in jobs + negatives:
-                for _ in range(copies):
+            for x, y, size, label, times in jobs + negatives:
+                for _ in range(times):
                     jitter = size * 0.08
                     patch = crop(img, x + rng.normal(0, jitter), y + rng.normal(0, jitter),
                                  size * rng.uniform(0.88, 1.12), angle=rng.uniform(0, 360),
