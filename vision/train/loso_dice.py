@@ -128,8 +128,12 @@ def report(setup: str, result: dict[str, Any], bar: float = SURE) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--setup", action="append", choices=SETUPS)
-    parser.add_argument("--scratch", action="store_true",
-                        help="train from random weights (then the tray can be left out too)")
+    from vision.train.train_dice import FINE_TUNE
+
+    parser.add_argument("--scratch", action="store_true", default=not FINE_TUNE,
+                        help="train from random weights (the tray can be left out too)")
+    parser.add_argument("--fine-tune", dest="scratch", action="store_false",
+                        help="the shipped recipe (the default), fine-tuned from dice-tray.npz")
     parser.add_argument("--calibrated", action="store_true",
                         help="also read the left-out photos at their labelled scale")
     parser.add_argument("--out", type=Path, default=Path("loso-dice"))

@@ -5,15 +5,19 @@
 
 Learns from every set-up (vision/dice_setups.py): the ``train`` split of the tray photos
 (tests/data/dice-photos; ``val`` and ``test`` are never learned from) and the close-up and
-paper photos of tests/data/dice-photos-2 (every n-th photo: EVERY). Crops are taken at the
+paper photos of tests/data/dice-photos-2 (every n-th: EVERY; all with --scratch).
+Crops are taken at the
 reader's candidates on each photo at every image size it reads uncalibrated (LEVELS), turned,
 shifted, rescaled and shown in other colours (vision/train/dice_augment.py: inverted, tinted,
 hue-turned, marbled), with made-up textures (felt and seams, wood, carpet, tray walls,
-shadows, hands) as "none". The network is fine-tuned from the tray-only model
-(vision/models/dice-tray.npz, the recipe before 2026-11-24) with PyTorch
-(vision/train/torch_fit.py) and saved for the numpy reader. The acceptance bar and the pip
-counter's weight are the constants chosen for the tray-only model; the sure bar
-is chosen on the leave-one-set-up-out readings (vision/train/loso_dice.py). Deterministic
+shadows, hands) as "none". With ``--scratch`` the network is trained from random weights
+(SCRATCH_*: two copies of each die, 12 epochs; 19 minutes on one quiet core) with
+PyTorch (vision/train/torch_fit.py) and saved for the numpy reader; ``--fine-tune`` is the
+shipped recipe, fine-tuned from the tray-only model (vision/models/dice-tray.npz). The
+sure bar (and the scratch recipe's acceptance bar, SCRATCH_ACCEPT) are chosen on the
+leave-one-set-up-out readings (vision/train/loso_dice.py); the shipped acceptance bar and
+the pip counter's weight are the tray-only model's.
+Deterministic
 (fixed seeds, one thread; run with OPENBLAS_NUM_THREADS=1).
 """
 
@@ -69,17 +73,21 @@ EPOCHS = 2
 # fit in the CPU time there was (a shared machine gave about a quarter of a core)
 BASE_PATH = MODEL_PATH.parent / "dice-tray.npz"
 FINE_TUNE_LR = 1e-3
+# Trained from scratch (--scratch, SCRATCH_*: 2026-11-27) the network read close-ups it
+# never learned from better (69.0% against 59.1%) and paper as well, but the tray's own
+# test split worse (228 against 233 of 240) and three tests failed with it: not shipped
 FINE_TUNE = True
 SCRATCH_LR = 3e-3
-# --scratch (2026-11-27): from random weights on a quiet core, with every photo of each
-# set-up used, two copies of each die and 12 epochs (40k to 80k crops, 50 to 100 s an
-# epoch). Read on the set-ups left out it was no better than the fine-tuned recipe
-# (docs/vision.md), so the shipped model stays the fine-tuned one
+# From scratch (2026-11-27): random weights, every photo of each set-up, two copies of each
+# die, 12 epochs (40k to 80k crops, 50 to 100 s an epoch on one quiet core)
 SCRATCH_EVERY = {"tray": 1, "close-up": 1, "paper": 1}
 SCRATCH_COPIES = 2
 SCRATCH_EPOCHS = 12
-# its acceptance bar, chosen on the set-ups left out (loso_dice --scratch, read at 0.6 to
-# 0.9): 0.8 on all three pooled, and for each set-up on the other two (docs/vision.md)
+# Its acceptance bar, chosen on the set-ups left out (read at 0.6 to 0.9; docs/vision.md):
+# 0.8 on the pooled left-out readings. ACCEPT (0.6, chosen on the tray photos' folds, where
+# 0.3 to 0.8 read the same) let through 0.3 to 2 spurious dice a photo on set-ups never
+# learned from; the shipped model keeps 0.6: at 0.8 (and 0.7) a calibration test on felt
+# (tests/test_vision_tray.py) no longer finds the die
 SCRATCH_ACCEPT = 0.8
 EVERY = {"tray": 2, "close-up": 3, "paper": 1}  # every n-th photo of each set-up is used
 WIDTHS = (24, 48, 48)
@@ -262,7 +270,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sure-from", type=float, default=SURE_FROM,
                         help="raw confidence said without asking (chosen by loso_dice --sure)")
     parser.add_argument("--scratch", action="store_true", default=not FINE_TUNE,
-                        help="the from-scratch recipe: random weights, not dice-tray.npz")
+                        help="the from-scratch recipe: random weights")
+    parser.add_argument("--fine-tune", dest="scratch", action="store_false",
+                        help="the shipped recipe (the default): fine-tuned from dice-tray.npz")
     args = parser.parse_args(argv)
     setups = tuple(s for s in SETUPS if s not in args.leave_out)
     reader = train(training_photos(setups, args.scratch), args.channels, args.epochs,
