@@ -11,6 +11,7 @@ Deterministic on one thread: fixed seeds, ``torch.set_num_threads(1)``.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import numpy as np
@@ -68,6 +69,7 @@ def fit(x: NDArray[Any], y: NDArray[Any], widths: tuple[int, ...], classes: tupl
     steps = epochs * ((len(inputs) + batch - 1) // batch)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=max_lr, total_steps=steps)
     gen = torch.Generator().manual_seed(seed)
+    started = time.monotonic()
     for epoch in range(epochs):
         order = torch.randperm(len(inputs), generator=gen)
         total = 0.0
@@ -88,7 +90,8 @@ def fit(x: NDArray[Any], y: NDArray[Any], widths: tuple[int, ...], classes: tupl
             schedule.step()
             total += float(loss.detach()) * n
         if log:
-            print(f"epoch {epoch + 1}/{epochs}: loss {total / len(inputs):.4f}", flush=True)
+            print(f"epoch {epoch + 1}/{epochs}: loss {total / len(inputs):.4f} "
+                  f"({time.monotonic() - started:.0f} s)", flush=True)
     params: dict[str, NDArray[Any]] = {}
     for i, conv in enumerate(convs):
         w = conv.weight.detach()  # (out, in, 3, 3) -> rows in im2col order (row, col, in)
