@@ -197,7 +197,7 @@ def _calibrate_dice(camera: _Camera, name: str, area: Area | None,
     region around it (vision/tray.py: its box is the area searched, its outline the floor),
     and the die's size is read there. Then the empty tray is read at that size: whatever
     is read there is the tray looking like dice, and the refusal says where."""
-    from vision.dice import DiceReader
+    from vision.dice import CALIBRATION_ACCEPT, DiceReader
     from vision.source import save_calibration
     from vision.tray import changed_spot, floor_colour, floor_region, floor_region_from_dice
 
@@ -216,6 +216,7 @@ def _calibrate_dice(camera: _Camera, name: str, area: Area | None,
         if region is not None:
             (area, outline), found = region, "tray floor"
     reader = DiceReader.load()
+    reader.accept = min(reader.accept, CALIBRATION_ACCEPT)
     if area is None:
         # no change seen (the die was in both pictures), or no floor around it: the die read
         # in the whole frame, and the floor around it once it is painted over

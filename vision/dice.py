@@ -51,6 +51,10 @@ LIMIT = 200  # ... and the most candidates (tray photos in the train split have 
 PEAK_WINDOW = {1: 7, 2: 3}  # local-maximum window per candidate step (pixels of that copy)
 DIE_SIDE = 32.0  # median Die.size (working pixels) on the photos the model learned from
 REFINE_REACH = 3  # a peak found on the half-size copy moves to the best response this near
+# calibrate dice reads its one die (and the empty tray's ghosts) at the bar the reader had
+# until 2026-11-27: at the game's 0.8 a die on felt was no longer seen (tests/test_vision_tray.py)
+# and fewer ghosts of a tray's edge; the game reads at the model file's bar
+CALIBRATION_ACCEPT = 0.6
 MERGE = 1.05  # accepted dice closer than this many sizes are one die, unless ...
 # ... both values are read surely (P(value | die) at least DIFFER_SURE), they differ, and the
 # two are at least DIFFER_APART sizes apart: two touching dice, not one die read twice (on the
