@@ -141,8 +141,10 @@ def _read(obs: Observation) -> tuple[Any, ...]:
     return ()
 
 
-def play(role: str, video: Path, run: Run, session: Session, sink: TimingSink) -> None:
-    """The recording through the real camera source into the session, timed."""
+def play(role: str, video: Path, run: Run, new_session: Callable[[], Session],
+         sink: TimingSink) -> None:
+    """The recording through the real camera source into a session, timed; a game that
+    ends is followed by a new one, as at a table."""
     from vision.source import CameraSource
 
     fed: list[float] = []  # when each frame reached the reader
@@ -159,6 +161,7 @@ def play(role: str, video: Path, run: Run, session: Session, sink: TimingSink) -
 
             return timed
 
+    session = new_session()
     camera = TimedCamera(f"{video}?realtime", role)
     camera.start(lambda obs: inbox.put((obs, len(fed) - 1)))
     try:
@@ -171,6 +174,9 @@ def play(role: str, video: Path, run: Run, session: Session, sink: TimingSink) -
                 run.other += 1
                 continue
             event = max((k for k, f in enumerate(run.due) if f <= frame), default=None)
+            if session.state.is_terminal():
+                session.journal.close()
+                session = new_session()
             sink.first = None
             session.submit(obs)
             if event is None or event in run.reported:
@@ -199,6 +205,7 @@ def play(role: str, video: Path, run: Run, session: Session, sink: TimingSink) -
                     _answer(session, obs, run.truth[event])
     finally:
         camera.close()
+        session.journal.close()
 
 
 def main(argv: list[str]) -> int:
@@ -237,14 +244,16 @@ def main(argv: list[str]) -> int:
                                          args.design, args.light)
         run = Run(float(args.fps), due, truth)
         name, options = _game(args.what, args.dice)
-        game, config = build_game(name, ["Ann", "Bob"], options)
         sink = TimingSink()
-        session = Session.start(game, Journal(folder / "game.sqlite"), sink, seed=args.seed,
-                                config=config)
-        try:
-            play(args.what, video, run, session, sink)
-        finally:
-            session.journal.close()
+        games: list[Session] = []
+
+        def new_session() -> Session:
+            game, config = build_game(name, ["Ann", "Bob"], options)
+            games.append(Session.start(game, Journal(folder / f"game{len(games)}.sqlite"), sink,
+                                       seed=args.seed, config=config))
+            return games[-1]
+
+        play(args.what, video, run, new_session, sink)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     events = len(run.due)
@@ -267,6 +276,7 @@ def main(argv: list[str]) -> int:
         "unreadable": run.unreadable,
         "missed": events - len(run.reported),
         "game": name,
+        "games": len(games),
     }
     if args.json:
         print(json.dumps(result))

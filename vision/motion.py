@@ -65,7 +65,8 @@ class Reading:
 
 class RestDetector:
     def __init__(self, read: Callable[[NDArray[Any]], Sequence[Die]], *,
-                 source: str = "camera", area: Area | None = None, settle: int = 3,
+                 source: str = "camera", area: Area | None = None,
+                 settle: int = 2,  # 3 until 2026-11-27: a frame later, no reading changed
                  stable: int = 3, window: int = 5, give_up: int = 30,
                  motion_level: float = 12.0, motion_fraction: float = 0.002,
                  unreadable: float = 0.35) -> None:
