@@ -175,3 +175,27 @@ def test_the_hub_page_shows_tables_live_standings_and_downloads_the_exports(tmp_
             table.close()
         page.close()
         broker.stop()
+
+
+def test_the_hub_draws_a_monopoly_tables_whole_screen(tmp_path, browser):
+    # The hub has no rules state for Monopoly (its shuffles are hidden): the screen is drawn
+    # from the public state and the entries' events (companion/club/screen.py).
+    broker = start_broker(tmp_path / "broker")
+    page = HubPage(broker.url())
+    table = open_table(tmp_path, broker.url(), "m1", "monopoly", ["Eve", "Fay"], seed=5)
+    try:
+        for _ in range(40):
+            table.step()
+        entries = len(list(table.session.journal.entries()))
+        browser.open(page.base + "/#table=m1")
+        browser.wait_for(f"Number({card('m1')}?.dataset.entries) >= {entries}", WAIT)
+        browser.wait_for("document.querySelector('#screen .page.family-monopoly') !== null",
+                         WAIT)
+        screen = browser.driver.execute_script(
+            "return document.getElementById('screen').textContent")
+        assert "Eve" in screen and "Fay" in screen
+        browser.screenshot(str(ROOT / "docs" / "view" / "hub-monopoly.png"))
+    finally:
+        table.close()
+        page.close()
+        broker.stop()
