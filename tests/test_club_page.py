@@ -194,6 +194,11 @@ def test_the_hub_draws_a_monopoly_tables_whole_screen(tmp_path, browser):
         screen = browser.driver.execute_script(
             "return document.getElementById('screen').textContent")
         assert "Eve" in screen and "Fay" in screen
+        # The centre's last payments come from the entries' events (seed 5's 40 inputs).
+        paid = browser.driver.execute_script(
+            "return [...document.querySelectorAll('#screen ol.payments li')]"
+            ".map((li) => li.textContent)")
+        assert "Eve wins Kentucky Avenue at auction for 21." in paid
         browser.screenshot(str(ROOT / "docs" / "view" / "hub-monopoly.png"))
     finally:
         table.close()

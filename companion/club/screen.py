@@ -65,6 +65,12 @@ def table_document(record: GameRecord) -> dict[str, Any] | None:
     recent = Recent()
     for text in record.last_events:
         recent.heard(text, 0)
+    # The events a table's page remembers (its payments, the last throw), from the entries.
+    for seq in range(max(1, record.applied - 23), record.applied + 1):
+        for event in record.entries[seq]["events"]:
+            if event.get("text"):
+                recent.events.append({"key": event["key"], "text": event["text"],
+                                      "priority": event.get("priority", 0)})
     if record.name == "cribbage":
         recent.memo["pegs"] = _pegs(record)
     try:
