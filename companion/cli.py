@@ -147,8 +147,9 @@ usage: companion COMMAND [options]
   hub mqtt://HOST/CLUB|FILE [--port N] [--bind ADDR]
                                       every table of a club live, standings, exports
   demo [--voice V] [--fast]           a complete scripted game through the emulator, spoken
-  bench NAME                          benchmarks: latency, vision, dice-setups, cribbage, perft,
-                                      monopoly, dice, engine, club, view, startup
+  bench NAME                          benchmarks: latency, vision, camera, dice-setups,
+                                      cribbage, perft, monopoly, dice, club, engine, view,
+                                      startup, fingerprint
   count|advise|stats|perft|simulate GAME ...   a game's tools
   read dice|cards IMAGE... [--json] [--annotate DIR]
                                      read dice or cards from pictures

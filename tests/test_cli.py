@@ -127,3 +127,14 @@ def test_resume_without_a_path_continues_the_game_played_last(monkeypatch, capsy
     code, out, _ = run(capsys, "state", "--json")  # the latest is the one played last
     view = json.loads(out)
     assert view["players"] == ["Ann", "Bob"] and view["state"]["positions"] == [2, 3]
+
+
+def test_the_usage_names_every_benchmark():
+    import re
+
+    from companion.bench import BENCHES
+    from companion.cli import USAGE
+
+    listed = USAGE.split("bench NAME", 1)[1].split("count|advise", 1)[0]
+    names = set(re.findall(r"[a-z][a-z-]*", listed.split("benchmarks:", 1)[1]))
+    assert set(BENCHES) <= names, sorted(set(BENCHES) - names)
