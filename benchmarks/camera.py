@@ -63,6 +63,11 @@ class Run:
     unreadable: int = 0
     other: int = 0  # observations that are not about a throw or card (status, calibration)
     reported: set[int] = field(default_factory=set)
+    # the stages, in CPU time (figures from a loaded machine stay comparable): frames from
+    # the rest to the report, the reader thread's per frame, the session's per report
+    rest_frames: list[int] = field(default_factory=list)
+    frame_cpu: list[float] = field(default_factory=list)
+    submit_cpu: list[float] = field(default_factory=list)
 
 
 def _dice_recording(path: Path, throws: int, dice: int, fps: int, size: tuple[int, int],
@@ -162,7 +167,10 @@ def play(role: str, video: Path, run: Run, new_session: Callable[[], Session],
 
             def timed(frame: Any) -> list[Observation]:
                 fed.append(time.monotonic())
-                return feed(frame)
+                start = time.thread_time()
+                out = feed(frame)
+                run.frame_cpu.append((time.thread_time() - start) * 1000.0)
+                return out
 
             return timed
 
@@ -183,7 +191,9 @@ def play(role: str, video: Path, run: Run, new_session: Callable[[], Session],
                 session.journal.close()
                 session = new_session()
             sink.first = None
+            start = time.thread_time()
             reply = session.submit(obs)
+            spent = (time.thread_time() - start) * 1000.0
             if session.state.is_terminal() and session.pending is None:
                 # the next game starts now, as at a table, not on the next throw's clock
                 session.journal.close()
@@ -192,6 +202,8 @@ def play(role: str, video: Path, run: Run, new_session: Callable[[], Session],
                 run.other += 1
                 continue
             run.reported.add(event)
+            run.rest_frames.append(frame - run.due[event])
+            run.submit_cpu.append(spent)
             if sink.first is not None:
                 # the frame is due fed[0] + frame / fps after the recording started
                 rest = fed[0] + run.due[event] / run.fps
@@ -219,6 +231,13 @@ def play(role: str, video: Path, run: Run, new_session: Callable[[], Session],
     finally:
         camera.close()
         session.journal.close()
+
+
+def _spread(values: list[float]) -> dict[str, float] | None:
+    if not values:
+        return None
+    return {"p50": round(statistics.median(values), 1), "p99": round(percentile(values, 0.99), 1),
+            "max": round(max(values), 1)}
 
 
 def main(argv: list[str]) -> int:
@@ -289,6 +308,9 @@ def main(argv: list[str]) -> int:
         "asked_right": run.asked_right,
         "unreadable": run.unreadable,
         "missed": events - len(run.reported),
+        "rest_frames": {str(k): run.rest_frames.count(k) for k in sorted(set(run.rest_frames))},
+        "frame_cpu_ms": _spread(run.frame_cpu),
+        "submit_cpu_ms": _spread(run.submit_cpu),
         "game": name,
         "games": len(games),
     }
@@ -302,6 +324,12 @@ def main(argv: list[str]) -> int:
         print(f"  rest -> announcement queued: p50 {result['p50_ms']} ms, p99 "
               f"{result['p99_ms']} ms, max {result['max_ms']} ms over {len(lat)} "
               f"(target p99 < 250 ms)")
+    if run.rest_frames:
+        cpu, submit = result["frame_cpu_ms"], result["submit_cpu_ms"]
+        print(f"  stages: reported {statistics.median(run.rest_frames):g} frames after rest "
+              f"(median; most {max(run.rest_frames)}); the reader's CPU a frame p50 "
+              f"{cpu['p50']} ms, p99 {cpu['p99']}, max {cpu['max']}; the session's a report "
+              f"max {submit['max']} ms")
     print(f"  said without asking: {run.sure_right} right, {run.sure_wrong} wrong ("
           f"{run.sure_wrong_refused} of them refused by the game's rules); asked about: "
           f"{run.asked} ({run.asked_right} of them read right); refused as unreadable: "
