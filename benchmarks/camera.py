@@ -28,7 +28,7 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -57,11 +57,17 @@ class Run:
     latencies: list[float] = field(default_factory=list)
     sure_right: int = 0
     sure_wrong: int = 0
+    sure_wrong_refused: int = 0  # of those, refused by the game (a die missed: too few dice)
     asked: int = 0
     asked_right: int = 0
     unreadable: int = 0
     other: int = 0  # observations that are not about a throw or card (status, calibration)
     reported: set[int] = field(default_factory=set)
+    # the stages, in CPU time (figures from a loaded machine stay comparable): frames from
+    # the rest to the report, the reader thread's per frame, the session's per report
+    rest_frames: list[int] = field(default_factory=list)
+    frame_cpu: list[float] = field(default_factory=list)
+    submit_cpu: list[float] = field(default_factory=list)
 
 
 def _dice_recording(path: Path, throws: int, dice: int, fps: int, size: tuple[int, int],
@@ -77,16 +83,20 @@ def _dice_recording(path: Path, throws: int, dice: int, fps: int, size: tuple[in
     moving, resting = round(0.4 * fps), round(1.2 * fps)  # a throw's tumble, then a pause
     sprites = [to_side(s, 40) for s in cut_sprites(load_photos(), 2 * throws * dice + 2, rng)]
     background = paper(size, rng)
-    frames: list[Any] = []
     due: list[int] = []
     truth: list[tuple[Any, ...]] = []
-    for k in range(throws):
-        rolled = roll(sprites[k * dice:(k + 1) * dice], background, rng, moving=moving,
-                      resting=resting)
-        due.append(len(frames) + moving)  # the first frame with every die at its resting place
-        truth.append(rolled.values)
-        frames.extend(rolled.frames)
-    write_video(path, frames, fps)
+
+    def frames() -> Iterator[Any]:  # written throw by throw (100 throws held whole: 13 GB)
+        written = 0
+        for k in range(throws):
+            rolled = roll(sprites[k * dice:(k + 1) * dice], background, rng, moving=moving,
+                          resting=resting)
+            due.append(written + moving)  # the first frame with every die at its resting place
+            truth.append(rolled.values)
+            written += len(rolled.frames)
+            yield from rolled.frames
+
+    write_video(path, frames(), fps)
     return due, truth
 
 
@@ -157,7 +167,10 @@ def play(role: str, video: Path, run: Run, new_session: Callable[[], Session],
 
             def timed(frame: Any) -> list[Observation]:
                 fed.append(time.monotonic())
-                return feed(frame)
+                start = time.thread_time()
+                out = feed(frame)
+                run.frame_cpu.append((time.thread_time() - start) * 1000.0)
+                return out
 
             return timed
 
@@ -174,15 +187,23 @@ def play(role: str, video: Path, run: Run, new_session: Callable[[], Session],
                 run.other += 1
                 continue
             event = max((k for k, f in enumerate(run.due) if f <= frame), default=None)
-            if session.state.is_terminal():
+            if session.state.is_terminal():  # ended on a question left unanswered
                 session.journal.close()
                 session = new_session()
             sink.first = None
-            session.submit(obs)
+            start = time.thread_time()
+            reply = session.submit(obs)
+            spent = (time.thread_time() - start) * 1000.0
+            if session.state.is_terminal() and session.pending is None:
+                # the next game starts now, as at a table, not on the next throw's clock
+                session.journal.close()
+                session = new_session()
             if event is None or event in run.reported:
                 run.other += 1
                 continue
             run.reported.add(event)
+            run.rest_frames.append(frame - run.due[event])
+            run.submit_cpu.append(spent)
             if sink.first is not None:
                 # the frame is due fed[0] + frame / fps after the recording started
                 rest = fed[0] + run.due[event] / run.fps
@@ -198,14 +219,25 @@ def play(role: str, video: Path, run: Run, new_session: Callable[[], Session],
                     run.sure_right += 1
                 else:
                     run.sure_wrong += 1
+                    run.sure_wrong_refused += not reply.accepted  # the game's rules refused it
             else:
                 run.asked += 1
                 run.asked_right += right
                 if session.pending is not None:
                     _answer(session, obs, run.truth[event])
+                    if session.state.is_terminal():
+                        session.journal.close()
+                        session = new_session()
     finally:
         camera.close()
         session.journal.close()
+
+
+def _spread(values: list[float]) -> dict[str, float] | None:
+    if not values:
+        return None
+    return {"p50": round(statistics.median(values), 1), "p99": round(percentile(values, 0.99), 1),
+            "max": round(max(values), 1)}
 
 
 def main(argv: list[str]) -> int:
@@ -271,10 +303,14 @@ def main(argv: list[str]) -> int:
         "max_ms": round(max(lat), 1) if lat else None,
         "said_sure_right": run.sure_right,
         "said_sure_wrong": run.sure_wrong,
+        "sure_wrong_refused": run.sure_wrong_refused,
         "asked": run.asked,
         "asked_right": run.asked_right,
         "unreadable": run.unreadable,
         "missed": events - len(run.reported),
+        "rest_frames": {str(k): run.rest_frames.count(k) for k in sorted(set(run.rest_frames))},
+        "frame_cpu_ms": _spread(run.frame_cpu),
+        "submit_cpu_ms": _spread(run.submit_cpu),
         "game": name,
         "games": len(games),
     }
@@ -288,7 +324,14 @@ def main(argv: list[str]) -> int:
         print(f"  rest -> announcement queued: p50 {result['p50_ms']} ms, p99 "
               f"{result['p99_ms']} ms, max {result['max_ms']} ms over {len(lat)} "
               f"(target p99 < 250 ms)")
-    print(f"  said without asking: {run.sure_right} right, {run.sure_wrong} wrong; asked about: "
+    if run.rest_frames:
+        cpu, submit = result["frame_cpu_ms"], result["submit_cpu_ms"]
+        print(f"  stages: reported {statistics.median(run.rest_frames):g} frames after rest "
+              f"(median; most {max(run.rest_frames)}); the reader's CPU a frame p50 "
+              f"{cpu['p50']} ms, p99 {cpu['p99']}, max {cpu['max']}; the session's a report "
+              f"max {submit['max']} ms")
+    print(f"  said without asking: {run.sure_right} right, {run.sure_wrong} wrong ("
+          f"{run.sure_wrong_refused} of them refused by the game's rules); asked about: "
           f"{run.asked} ({run.asked_right} of them read right); refused as unreadable: "
           f"{run.unreadable}; missed: {result['missed']}")
     return 0

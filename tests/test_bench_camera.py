@@ -25,6 +25,13 @@ def _accounted(result: dict[str, object]) -> int:
 def test_bench_camera_accounts_for_every_throw(capsys: pytest.CaptureFixture[str]) -> None:
     result = _run(capsys, "dice", "--events", "3", "--dice", "1")
     assert result["events"] == 3 and _accounted(result) == 3
+    assert 0 <= int(result["sure_wrong_refused"]) <= int(result["said_sure_wrong"])  # type: ignore[call-overload]
+    # the stages: each report's frames after rest, and CPU time of the reader and session
+    rest = result["rest_frames"]
+    assert isinstance(rest, dict) and sum(rest.values()) == 3 - int(result["missed"])  # type: ignore[call-overload]
+    assert all(int(k) >= 0 for k in rest)
+    cpu = result["frame_cpu_ms"]
+    assert isinstance(cpu, dict) and 0 < cpu["p50"] <= cpu["p99"] <= cpu["max"]
     assert result["timed"] == 3 - int(result["missed"])  # type: ignore[call-overload]
     assert result["timed"] and float(result["p50_ms"]) > 0  # type: ignore[arg-type]
 

@@ -125,6 +125,12 @@ def test_blank_table_has_no_dice(reader: DiceReader) -> None:
     assert reader.read(table) == []
 
 
+def test_warm_up_reads_its_drawn_die(reader: DiceReader) -> None:
+    """The camera's warm-up (vision/source.py) runs the whole reading on a drawn five."""
+    assert [d.value for d in reader.warm_up(640, 480)] == [5]
+    assert [d.value for d in reader.warm_up(0, 0)] == [5]  # a size unknown: a small picture
+
+
 def test_tray_area_ignores_dice_outside(reader: DiceReader) -> None:
     photo = next(p for p in load_photos() if read_split()[p.name] == "test")
     image = cv2.imread(str(photo.path))

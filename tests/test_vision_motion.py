@@ -151,6 +151,26 @@ def test_flicker_is_asked_about_and_chaos_is_not_a_throw() -> None:
     assert [type(obs) for _, obs in seen] == [DeviceError]
 
 
+def test_a_die_that_stays_unreadable_is_refused_without_waiting_for_the_vote() -> None:
+    """A die under the unreadable bar in three readings is refused at the third, whatever
+    values it flickers between (the vote would refuse it too, two readings later); one that
+    is unreadable only now and then is not refused early."""
+    frame = np.full((100, 200, 3), 128, np.uint8)
+    right = ((3, 0.28), (5, 0.30), (3, 0.33), (5, 0.29), (3, 0.31))
+    readings = iter([[Die(4, 50, 50, 20, 0.95), Die(v, 150, 50, 20, c)] for v, c in right])
+    seen = _run(RestDetector(lambda f: next(readings), stable=3, window=5, settle=1),
+                [frame] * 5)
+    assert [(i, type(obs)) for i, obs in seen] == [(2, DeviceError)]
+    refusal = seen[0][1]
+    assert isinstance(refusal, DeviceError) and "cannot read 1 of the dice" in refusal.reason
+    now_and_then = ((3, 0.28), (5, 0.6), (3, 0.33), (3, 0.7), (3, 0.8))
+    readings = iter([[Die(4, 50, 50, 20, 0.95), Die(v, 150, 50, 20, c)]
+                     for v, c in now_and_then])
+    seen = _run(RestDetector(lambda f: next(readings), stable=3, window=5, settle=1),
+                [frame] * 5)
+    assert [(i, type(obs)) for i, obs in seen] == [(3, DiceSeen)]  # three 3s agree
+
+
 def test_dice_that_flicker_in_turn_are_voted_die_by_die() -> None:
     """Two dice, each misread now and then but never both right in three of five frames:
     no whole reading repeats often enough, yet each die's value does; the throw is

@@ -142,6 +142,40 @@ def test_a_tray_that_no_longer_has_its_calibrated_colour_is_said_once(tmp_path: 
     assert [o.values for o in items if isinstance(o, DiceSeen)] == [rolled.values]
 
 
+def test_the_dice_reader_is_warmed_up_before_the_first_frame(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A process's first reading costs 100 ms or more (OpenCV's Lab tables, numpy's lazy
+    imports): the camera pays it when it opens, on a drawn die in the calibrated area, and not
+    on the first throw. A warm-up that fails is only logged."""
+    from vision.dice import DiceReader
+    from vision.source import CameraSource, save_calibration
+
+    save_calibration("dice", {"area": [100, 50, 500, 400], "die_size": 30.0,
+                              "frame": [640, 480]})
+    warmed = []
+    real = DiceReader.warm_up
+
+    def spy(self: DiceReader, width: int, height: int) -> list[object]:
+        dice = real(self, width, height)
+        warmed.append((self.area, dice))
+        return list(dice)
+
+    monkeypatch.setattr(DiceReader, "warm_up", spy)
+    CameraSource("throws.avi", "dice")._watcher(640, 480)
+    [(area, dice)] = warmed
+    assert area == (100.0, 50.0, 500.0, 400.0)
+    # the whole reading ran: candidates, the network and the pip counter
+    assert [(d.value, d.pips) for d in dice] == [(5, 5)]
+    assert 100 <= dice[0].x <= 500 and 50 <= dice[0].y <= 400
+
+    def broken(self: DiceReader, width: int, height: int) -> list[object]:
+        raise RuntimeError("no Lab tables today")
+
+    monkeypatch.setattr(DiceReader, "warm_up", broken)
+    feed = CameraSource("throws.avi", "dice")._watcher(640, 480)
+    assert feed(np.full((480, 640, 3), 128, np.uint8)) == []
+
+
 def test_a_damaged_calibration_is_said_and_not_used() -> None:
     for saved, what in (({"area": [1, 2, 3]}, "tray area"), ({"area": [5, 5, 1, 1]}, "tray area"),
                         ({"area": "all"}, "tray area"), ({"die_size": "big"}, "die size"),

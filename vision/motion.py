@@ -130,14 +130,15 @@ class RestDetector:
         share = agree / len(self._recent)
         if agree < self.stable:
             voted = self._vote()
-            if voted is None:
+            if voted is not None:
+                reading, share = voted
+            elif not self._stays_unreadable(reading):
                 if self._still == self.settle + self.give_up and not self._complained:
                     self._complained = True
                     self._moved = False  # the person types the values now, or rolls again
                     return [DeviceError(source=self.source, reason="I cannot read the dice "
                                         "steadily. Type the values, please.")]
                 return []
-            reading, share = voted
         if not reading.dice or reading.same_as(self._reported):
             return []
         unsure = [d for d in reading.dice if d.confidence < self.unreadable]
@@ -157,6 +158,22 @@ class RestDetector:
         confidence = float(min(d.confidence for d in reading.dice)) * share
         return [DiceSeen(source=self.source, confidence=confidence, values=reading.values,
                          unsure=self._doubted(reading, confidence))]
+
+    def _stays_unreadable(self, reading: Reading) -> bool:
+        """A die of the latest reading is under ``unreadable`` at its place in ``stable``
+        of the recent readings, whatever value each gave it: the throw is refused now. Its
+        value flickers, so the readings would otherwise agree only by the vote, two frames
+        later, and refuse it then just the same (bench camera: the two refused throws of
+        100 came 6 frames after rest, the rest 3 or 4)."""
+        for die in reading.dice:
+            if die.confidence >= self.unreadable:
+                continue
+            low = sum(1 for r in self._recent if any(
+                b.confidence < self.unreadable
+                and np.hypot(die.x - b.x, die.y - b.y) <= 0.35 * die.size for b in r.dice))
+            if low >= self.stable:
+                return True
+        return False
 
     def _doubted(self, reading: Reading, confidence: float) -> tuple[int, ...]:
         """The values the session names when it asks, the most likely wrong first: the dice

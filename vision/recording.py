@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 
 import cv2
@@ -90,13 +91,17 @@ def to_side(sprite: Sprite, die_side: int) -> Sprite:
                   cv2.resize(sprite.mask, (side, side), interpolation=cv2.INTER_LINEAR))
 
 
-def write_video(path: Path, frames: list[Image], fps: int = FPS) -> None:
-    """Frames (all of one size) as an MJPG recording that camera:FILE plays."""
-    height, width = frames[0].shape[:2]
+def write_video(path: Path, frames: Iterable[Image], fps: int = FPS) -> None:
+    """Frames (all of one size) as an MJPG recording that camera:FILE plays. A generator is
+    written as it goes (a long recording held whole would take gigabytes)."""
+    frames = iter(frames)
+    first = next(frames)
+    height, width = first.shape[:2]
     writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"MJPG"), fps, (width, height))
     if not writer.isOpened():
         raise ValueError(f"cannot write a recording to {path}")
     try:
+        writer.write(first)
         for frame in frames:
             writer.write(frame)
     finally:

@@ -192,6 +192,18 @@ class CardWatcher:
         return out
 
 
+def _warm_up(reader: Any, width: int, height: int,
+             area: tuple[float, float, float, float] | None) -> None:
+    """The reader's first reading paid before the first frame is due, not on the first throw
+    (DiceReader.warm_up). A failure here is only logged: the frames will say it if it lasts."""
+    if not (width and height):  # the camera did not say its size: the area's, or a guess
+        width, height = (int(area[2]) + 1, int(area[3]) + 1) if area else (640, 480)
+    try:
+        reader.warm_up(width, height)
+    except Exception:  # noqa: BLE001 - a warm-up must not stop the camera
+        log.exception("the dice reader's warm-up failed")
+
+
 class CameraSource:
     def __init__(self, target: str, role: str) -> None:
         if role not in ("dice", "cards"):
@@ -260,6 +272,7 @@ class CameraSource:
                 self._use_learned(reader, calibration)
             if area is not None:  # the floor's outline: dice outside it are not reported
                 reader.floor = fit_outline(calibration, width, height)
+            _warm_up(reader, width, height, area)
             detector = RestDetector(self._read_with_preview(reader.read), source=self.name,
                                     area=area)
             self._moving = lambda: detector.moving
