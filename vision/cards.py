@@ -37,6 +37,7 @@ from companion.cards import RANKS, SUITS, Card
 from vision.dice_features import hog
 from vision.mlp import MLP
 from vision.picture import unreadable
+from vision.quantiles import byte_percentile, float_percentile
 
 MODEL_PATH = Path(__file__).resolve().parent / "models" / "cards.npz"
 FACE_W, FACE_H = 200, 280
@@ -163,7 +164,7 @@ def balance(image: NDArray[Any]) -> NDArray[Any]:
     WHITE_TARGET, never darker, at most MOST_GAIN times. A warm bulb, a dim room or a camera's
     auto white balance then leave the cards as white as the fixed levels expect."""
     sample = image[::4, ::4].reshape(-1, 3)
-    white = np.percentile(sample, 100 - WHITE_SHARE, axis=0)
+    white = byte_percentile(sample, 100 - WHITE_SHARE)  # np.percentile's, faster
     gains = np.clip(WHITE_TARGET / np.maximum(white, 1.0), 1.0, MOST_GAIN)
     if np.all(gains < 1.03):
         return image
@@ -764,10 +765,12 @@ def _ink(patch: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any]]:
     that red, green or yellow ink counts as well as black; and the patch with its paper
     (85th percentile per channel) made white: what is left of a warm bulb's cast after
     balance() must not make black ink red (black read as diamonds was the worst failure)."""
-    paper = np.percentile(patch.reshape(-1, 3), 85, axis=0)
+    # (byte_percentile and float_percentile: np.percentile's figures, a fifth of its time)
+    paper = byte_percentile(patch.reshape(-1, 3), 85)
     balanced = np.clip(patch.astype(np.float32) * (235.0 / np.maximum(paper, 20.0)), 0, 255)
-    ink = 235.0 - balanced.min(axis=2)
-    ink -= np.percentile(ink, 20)  # paper to zero, whatever the lighting
+    # the least of the three channels (min over the last axis: twenty times slower)
+    ink = 235.0 - np.minimum(np.minimum(balanced[..., 0], balanced[..., 1]), balanced[..., 2])
+    ink -= float_percentile(ink, 20)  # paper to zero, whatever the lighting
     out: NDArray[Any] = np.clip(ink / (ink.max() + 8.0), 0, 1)
     return out, balanced
 
@@ -859,8 +862,9 @@ def _glyph(ink: NDArray[Any], labels: NDArray[Any], stats: NDArray[Any], picked:
            size: tuple[int, int]) -> NDArray[Any]:
     """The ink of the picked shapes only, cut to their box and stretched to ``size``."""
     x0, y0, x1, y1 = _box_of(stats, picked)
-    mine: NDArray[Any] = cv2.dilate(np.isin(labels[y0:y1, x0:x1], picked).astype(np.uint8),
-                                    np.ones((3, 3), np.uint8))
+    chosen = np.zeros(len(stats), np.uint8)  # per label: picked (np.isin's, by lookup)
+    chosen[picked] = 1
+    mine: NDArray[Any] = cv2.dilate(chosen[labels[y0:y1, x0:x1]], np.ones((3, 3), np.uint8))
     crop = (ink[y0:y1, x0:x1] * mine).astype(np.float32)
     out: NDArray[Any] = cv2.resize(crop, size, interpolation=cv2.INTER_AREA)
     return out
