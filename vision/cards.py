@@ -37,7 +37,7 @@ from companion.cards import RANKS, SUITS, Card
 from vision.dice_features import hog
 from vision.mlp import MLP
 from vision.picture import unreadable
-from vision.quantiles import byte_percentile, float_percentile
+from vision.quantiles import byte_median_spread, byte_percentile, float_percentile
 
 MODEL_PATH = Path(__file__).resolve().parent / "models" / "cards.npz"
 FACE_W, FACE_H = 200, 280
@@ -83,11 +83,11 @@ def _table_model(lab: NDArray[Any]) -> tuple[NDArray[Any], float]:
     from the table's colour (judged from the frame's edges) in units of the table's spread;
     and the lightness above which a pixel is paler than the table."""
     rim = np.concatenate([lab[:8].reshape(-1, 3), lab[-8:].reshape(-1, 3),
-                          lab[:, :8].reshape(-1, 3), lab[:, -8:].reshape(-1, 3)]).astype(
-                              np.float32)
-    rim = np.ascontiguousarray(rim.T)  # a median along rows is faster
-    table = np.median(rim, axis=1)
-    spread = np.median(np.abs(rim - table[:, None]), axis=1) * 1.48 + 3.0
+                          lab[:, :8].reshape(-1, 3), lab[:, -8:].reshape(-1, 3)])
+    # np.median's figures of the rim as float32 and of its distances from that median, from
+    # histograms (a tenth of the time: issue 15)
+    table, deviation = byte_median_spread(rim)
+    spread = deviation * 1.48 + 3.0
     values = np.arange(256, dtype=np.float32)[:, None]
     lut = (((values - table) / spread) ** 2).astype(np.float32).reshape(256, 1, 3)
     return lut, float(table[0] + 3 * spread[0])

@@ -47,3 +47,24 @@ def float_percentile(values: NDArray[Any], q: float) -> float:
     below, above, gamma = _ranks(flat.size, q)
     part = np.partition(flat, (below, above))
     return float(_between(part[below], part[above], gamma))
+
+
+def byte_median_spread(values: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any]]:
+    """Per channel of uint8 values (n, channels), as float32 figures: the median, and the
+    median of the values' distances from it; the same as np.median of the values as float32
+    and of their absolute differences from that median (whole and half numbers below 256,
+    so that their means of two are exact), from histograms instead of partitions."""
+    n, channels = values.shape
+    middle = ((n - 1) // 2, n // 2)  # the one or two middle ranks np.median averages
+    median = np.empty(channels, np.float32)
+    spread = np.empty(channels, np.float32)
+    doubled = 2 * np.arange(256)
+    for c in range(channels):
+        counts = np.bincount(values[:, c], minlength=256)
+        low, high = np.searchsorted(counts.cumsum(), middle, side="right")
+        median[c] = (low + high) / 2
+        # twice each value's distance from the median: a whole number
+        far = np.bincount(np.abs(doubled - (low + high)), weights=counts, minlength=512)
+        a, b = np.searchsorted(far.cumsum(), middle, side="right")
+        spread[c] = (a + b) / 4
+    return median, spread
