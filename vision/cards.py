@@ -36,6 +36,7 @@ from numpy.typing import NDArray
 from companion.cards import RANKS, SUITS, Card
 from vision.dice_features import hog
 from vision.mlp import MLP
+from vision.morph import open_disc
 from vision.picture import unreadable
 from vision.quantiles import byte_median_spread, byte_percentile, float_percentile
 
@@ -374,7 +375,7 @@ def _opened_cards(planes: _Planes, roi: tuple[slice, slice], blob: NDArray[Any],
         if filled.size <= 2 * LARGEST * shape[0] ** 2:
             # an outline of about two cards: one opening of it all costs less than a
             # search and an opening around each place
-            opened = cv2.morphologyEx(filled, cv2.MORPH_OPEN, kernel)
+            opened = open_disc(filled, kernel)
             parts, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE,
                                         offset=offset)
             for part in parts:
@@ -384,7 +385,7 @@ def _opened_cards(planes: _Planes, roi: tuple[slice, slice], blob: NDArray[Any],
             continue
         small = cv2.threshold(cv2.resize(filled, half, interpolation=cv2.INTER_AREA), 127,
                               255, cv2.THRESH_BINARY)[1]
-        small = cv2.morphologyEx(small, cv2.MORPH_OPEN, small_kernel)
+        small = open_disc(small, small_kernel)
         places, _ = cv2.findContours(small, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         for place in places:
             area = cv2.contourArea(place)
@@ -402,7 +403,7 @@ def _opened_cards(planes: _Planes, roi: tuple[slice, slice], blob: NDArray[Any],
             x, y, w, h = cv2.boundingRect(place)
             x0, y0 = max(2 * x - width - 2, 0), max(2 * y - width - 2, 0)
             x1, y1 = min(2 * (x + w) + width + 2, full[0]), min(2 * (y + h) + width + 2, full[1])
-            opened = cv2.morphologyEx(filled[y0:y1, x0:x1], cv2.MORPH_OPEN, kernel)
+            opened = open_disc(filled[y0:y1, x0:x1], kernel)
             here = (offset[0] + x0, offset[1] + y0)
             parts, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE,
                                         offset=here)
@@ -681,7 +682,7 @@ def _on_pale_table(planes: _Planes, min_area: float, shape: tuple[int, ...]) -> 
         one: NDArray[Any] = np.zeros((min(y + h + width, mask.shape[0]) - y0,
                                       min(x + w + width, mask.shape[1]) - x0), np.uint8)
         cv2.drawContours(one, [contour], -1, 255, -1, offset=(-x0, -y0))
-        one = cv2.morphologyEx(one, cv2.MORPH_OPEN, disc)
+        one = open_disc(one, disc)  # (OpenCV's own opening for a narrow disc)
         parts, _ = cv2.findContours(one, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE,
                                     offset=(x0, y0))
         for part in parts:
