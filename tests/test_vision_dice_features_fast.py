@@ -75,3 +75,17 @@ def test_net_inputs_are_the_plain_ones_on_noise() -> None:
     patches[:16] = cv2.GaussianBlur(patches[:16].reshape(-1, CROP, 3), (7, 7), 0).reshape(
         16, CROP, CROP, 3)
     assert np.array_equal(net_inputs(patches, 4), _plain_net_inputs(patches, 4))
+
+
+def test_near_any_is_near_point_by_point() -> None:
+    from vision.dice import DiceReader, _near_any
+
+    rng = np.random.default_rng(10)
+
+    def some(most: int) -> list[tuple[float, float, float]]:
+        rows = rng.uniform((0, 0, 10), (200, 200, 40), (int(rng.integers(0, most)), 3))
+        return [(float(x), float(y), float(s)) for x, y, s in rows]
+
+    for _ in range(50):
+        points, dice = some(30), some(12)
+        assert _near_any(points, dice) == [DiceReader._near(p, dice) for p in points]
