@@ -491,8 +491,10 @@ class DiceReader:
         if self.second_look:
             accepted = [points[j] for j in chosen]
             found = self._second_look(dist, step, accepted, self.coarse_search)
-            more = [p for p in self._inside(found, factor, left, top)
-                    if not self._near(p, accepted) and p not in points]
+            inside = self._inside(found, factor, left, top)
+            known = set(points)
+            more = [p for p, near in zip(inside, _near_any(inside, accepted), strict=True)
+                    if not near and p not in known]
             if more:
                 extra = self._inputs(work, more)
                 points += more
@@ -681,6 +683,17 @@ def _within_reach(points: list[Point], dice: list[Point], more: float = 0.0) -> 
     gap = np.hypot(p[..., 0] - d[..., 0], p[..., 1] - d[..., 1])
     near: NDArray[Any] = (gap <= SECOND_LOOK_REACH * 1.2 * d[..., 2] + more).any(axis=1)
     return near
+
+
+def _near_any(points: list[Point], dice: list[Point]) -> list[bool]:
+    """DiceReader._near of each point, all pairs at once (the same hypot of the same
+    differences: on a crowded tray a few thousand pairs, looped in Python before)."""
+    if not points or not dice:
+        return [False] * len(points)
+    p, d = np.array(points, np.float64), np.array(dice, np.float64)
+    apart = np.hypot(p[:, None, 0] - d[None, :, 0], p[:, None, 1] - d[None, :, 1])
+    near = apart < MERGE * np.maximum(p[:, None, 2], d[None, :, 2])
+    return [bool(v) for v in np.asarray(near.any(axis=1))]
 
 
 def _distance(a: Point, b: Point) -> float:

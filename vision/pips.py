@@ -18,6 +18,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.dice_features import CROP_FACTOR
+from vision.quantiles import twice_median
 
 
 @functools.lru_cache(maxsize=4)
@@ -36,26 +37,13 @@ def _geometry(side: int) -> tuple[float, NDArray[Any], NDArray[Any], NDArray[Any
 _SQRT = np.sqrt(np.arange(255 * 255 + 1, dtype=np.float64)).astype(np.uint8)
 
 
-def _twice_median(values: NDArray[Any]) -> NDArray[Any]:
-    """Twice the median of each row's bytes per channel, (n, m, c) -> (n, c) whole numbers:
-    from the rows' histograms (np.median sorts a copy of each row)."""
-    n, m, c = values.shape
-    offsets = (np.arange(n * c) * 256).reshape(n, 1, c)
-    hist = np.bincount((values + offsets).ravel(), minlength=n * c * 256)
-    below = np.cumsum(hist.reshape(n, c, 256), axis=2)
-    low = (below > (m - 1) // 2).argmax(axis=2)  # the middle value, or the lower of two
-    high = (below > m // 2).argmax(axis=2)
-    twice: NDArray[Any] = (low + high).astype(np.int32)
-    return twice
-
-
 def _twice_distance(lab: NDArray[Any], centre: NDArray[Any]) -> NDArray[Any]:
     """Twice each pixel's colour distance (chroma counted twice) from the median colour of
     the ``centre`` pixels, as a byte (255 at most), for Lab crops (n, side, side, 3) of bytes.
     In whole numbers: the median of whole numbers is whole or a half, so 2 x (Lab - median)
     is whole, and twice the distance is the square root of a whole number, looked up. The
     same bytes as the float formula, in half the time."""
-    twice_body = _twice_median(lab[:, centre])
+    twice_body = twice_median(lab[:, centre])
     steps = 2 * lab.astype(np.int32) - twice_body[:, None, None, :]
     steps *= steps
     squares = steps[..., 0] + 2 * (steps[..., 1] + steps[..., 2])

@@ -1,0 +1,62 @@
+"""The card reader's fast percentiles give np.percentile's figures, to the bit."""
+
+import numpy as np
+
+from vision.quantiles import byte_percentile, float_percentile
+
+
+def test_byte_percentile_is_numpys() -> None:
+    rng = np.random.default_rng(3)
+    for i in range(300):
+        n = 7168 if i % 2 else int(rng.integers(1, 5000))
+        lo, hi = sorted(int(v) for v in rng.integers(0, 256, 2))
+        values = rng.integers(lo, hi + 1, (n, 3)).astype(np.uint8)
+        for q in (85, 20, 99.7, 0, 100):
+            expected = np.percentile(values, q, axis=0)
+            got = byte_percentile(values, q)
+            assert got.dtype == expected.dtype
+            assert np.array_equal(got, expected), (n, q)
+
+
+def test_float_percentile_is_numpys() -> None:
+    rng = np.random.default_rng(4)
+    for i in range(300):
+        values = rng.normal(size=(int(rng.integers(1, 120)), 64)) * 80
+        if i % 3 == 0:
+            values = np.round(values)  # ties, as a card's ink has many
+        for q in (20, 85, 50, 0, 100):
+            assert float_percentile(values, q) == np.percentile(values, q)
+
+
+def test_byte_percentile_takes_other_types_as_numpy_does() -> None:
+    values = np.random.default_rng(5).random((50, 3)) * 300
+    assert np.array_equal(byte_percentile(values, 85), np.percentile(values, 85, axis=0))
+
+
+def _plain_table_model(lab: np.ndarray) -> tuple[np.ndarray, float]:
+    """vision.cards._table_model as it was before issue 15's speed work (np.median)."""
+    rim = np.concatenate([lab[:8].reshape(-1, 3), lab[-8:].reshape(-1, 3),
+                          lab[:, :8].reshape(-1, 3), lab[:, -8:].reshape(-1, 3)]).astype(
+                              np.float32)
+    rim = np.ascontiguousarray(rim.T)
+    table = np.median(rim, axis=1)
+    spread = np.median(np.abs(rim - table[:, None]), axis=1) * 1.48 + 3.0
+    values = np.arange(256, dtype=np.float32)[:, None]
+    lut = (((values - table) / spread) ** 2).astype(np.float32).reshape(256, 1, 3)
+    return lut, float(table[0] + 3 * spread[0])
+
+
+def test_table_model_is_the_plain_one() -> None:
+    from vision.cards import _table_model
+
+    rng = np.random.default_rng(6)
+    for i in range(200):
+        h, w = (int(v) for v in rng.integers(17, 200, 2))
+        lo, hi = sorted(int(v) for v in rng.integers(0, 256, 2))
+        lab = rng.integers(lo, hi + 1, (h, w, 3)).astype(np.uint8)
+        if i % 5 == 0:
+            lab[:] = lab[:1, :1]  # one colour: no spread
+        lut, pale = _table_model(lab)
+        plain_lut, plain_pale = _plain_table_model(lab)
+        assert lut.dtype == plain_lut.dtype and np.array_equal(lut, plain_lut)
+        assert pale == plain_pale

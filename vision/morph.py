@@ -1,0 +1,80 @@
+"""An opening by a wide disc (OpenCV's elliptic structuring element), as mins and maxes of
+whole rows: the same pixels as cv2.morphologyEx(image, cv2.MORPH_OPEN, disc), in about
+half the time for the card finder's 33-pixel disc (OpenCV visits every one of the disc's
+~850 points per pixel). The disc is a stack of centred horizontal runs; the erosion is the
+least, over the disc's rows, of each row's run eroded along x, and the runs of one
+half-width are found from the next narrower by two shifted minima."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+
+def _runs(kernel: NDArray[Any]) -> list[tuple[int, int]]:
+    """Per row of a centred, left-right symmetric kernel: (row offset, half-width of its
+    run)."""
+    ay, ax = kernel.shape[0] // 2, kernel.shape[1] // 2
+    runs = []
+    for r in range(kernel.shape[0]):
+        cols = np.flatnonzero(kernel[r])
+        if len(cols) == 0 or cols[0] - ax != -(cols[-1] - ax):
+            raise ValueError("the kernel's rows must be centred runs")
+        if len(cols) != cols[-1] - cols[0] + 1:
+            raise ValueError("the kernel's rows must be runs without gaps")
+        runs.append((r - ay, int(ax - cols[0])))
+    return runs
+
+
+def _along_x(padded: NDArray[Any], reach: int, halves: set[int], least: bool
+             ) -> dict[int, NDArray[Any]]:
+    """For each half-width a in ``halves``, the min (or max) of padded[y, x - a .. x + a]
+    for x in the middle (the ``reach`` columns of padding on each side cut off)."""
+    w = padded.shape[1] - 2 * reach
+    pick = cv2.min if least else cv2.max
+    out: dict[int, NDArray[Any]] = {}
+    current = padded[:, reach : reach + w].copy()
+    for a in range(0, max(halves) + 1):
+        if a > 0:
+            pick(current, padded[:, reach - a : reach - a + w], dst=current)
+            pick(current, padded[:, reach + a : reach + a + w], dst=current)
+        if a in halves:
+            out[a] = current.copy()
+    return out
+
+
+def _filter(image: NDArray[Any], runs: list[tuple[int, int]], least: bool) -> NDArray[Any]:
+    reach = max(a for _, a in runs)
+    rows = max(abs(dy) for dy, _ in runs)
+    # beyond the image: white for an erosion, black for a dilation (OpenCV's default border
+    # for morphology leaves the image's own pixels to decide)
+    fill = 255 if least else 0
+    padded = cv2.copyMakeBorder(image, rows, rows, reach, reach, cv2.BORDER_CONSTANT,
+                                value=fill)
+    by_half = _along_x(padded, reach, {a for _, a in runs}, least)
+    h, w = image.shape
+    out = np.full((h, w), fill, np.uint8)
+    pick = cv2.min if least else cv2.max
+    for dy, a in runs:
+        # a dilation reflects the kernel (the same disc, rows taken the other way)
+        shift = dy if least else -dy
+        pick(out, by_half[a][rows + shift : rows + shift + h], dst=out)
+    return out
+
+
+# below this width OpenCV's own opening is as fast
+FROM_WIDTH = 17
+
+
+def open_disc(image: NDArray[Any], kernel: NDArray[Any]) -> NDArray[Any]:
+    """cv2.morphologyEx(image, cv2.MORPH_OPEN, kernel) of a uint8 image, for a kernel of
+    centred horizontal runs (cv2.MORPH_ELLIPSE's, of odd size)."""
+    if (image.dtype != np.uint8 or image.ndim != 2 or kernel.shape[0] % 2 == 0
+            or kernel.shape[1] % 2 == 0 or kernel.shape[1] < FROM_WIDTH):
+        out: NDArray[Any] = cv2.morphologyEx(image, cv2.MORPH_OPEN, kernel)
+        return out
+    runs = _runs(kernel)
+    return _filter(_filter(image, runs, True), runs, False)
