@@ -695,6 +695,88 @@ def _on_pale_table(planes: _Planes, min_area: float, shape: tuple[int, ...]) -> 
     return found
 
 
+# --- cards touching side by side (issue 15, 2026-11-27) ---
+# two cards lying close or touching make one outline with a notch where their sides meet
+# (their rounded corners, or the step of one laid a little further along): a notch this
+# deep (relative to the side of the smallest card) marks a place to cut; one card's own
+# outline has none deeper than about 0.05 of it
+NOTCH = 0.065
+# the least ratio of the pieces' short sides (and long sides), and of each piece's opposite
+# sides: cards of one deck side by side are alike; the rest of a fan cut off its top card is
+# not (the camera's tilt shortens a far side by up to an eighth)
+SAME_SIZE = 0.8
+
+
+def _alike(cards: list[NDArray[Any]]) -> bool:
+    """Whether the quads are of one size and each a near-parallelogram."""
+    short, long = [], []
+    for quad in cards:
+        q = order_corners(quad)
+        sides = [float(np.linalg.norm(q[(i + 1) % 4] - q[i])) for i in range(4)]
+        if min(sides[0], sides[2]) < SAME_SIZE * max(sides[0], sides[2]) or min(
+                sides[1], sides[3]) < SAME_SIZE * max(sides[1], sides[3]):
+            return False
+        short.append(sides[0] + sides[2])
+        long.append(sides[1] + sides[3])
+    return min(short) >= SAME_SIZE * max(short) and min(long) >= SAME_SIZE * max(long)
+
+
+def _notches(contour: NDArray[Any], deepest: float) -> list[tuple[NDArray[Any], float]]:
+    """The outline's concave points deeper than ``deepest``, deepest first."""
+    hull = cv2.convexHull(contour, returnPoints=False)
+    try:
+        defects = cv2.convexityDefects(contour, hull)
+    except cv2.error:  # a self-touching outline: no reliable notches
+        return []
+    if defects is None:
+        return []
+    rows = defects.reshape(-1, 4)
+    rows = rows[rows[:, 3] / 256.0 >= deepest]
+    return [(contour[int(r[2]), 0].astype(np.float32), float(r[3]) / 256.0)
+            for r in rows[np.argsort(-rows[:, 3])][:4]]
+
+
+def _split_touching(contour: NDArray[Any], min_area: float, shape: tuple[int, ...],
+                    depth: int = 0) -> list[NDArray[Any]] | None:
+    """Whole cards lying side by side in one outline: it is cut along the straight line
+    between two of its notches, and every piece must be one card (by judge) or cut again,
+    all pieces alike in size (_alike). None if no cut gives only cards."""
+    notches = _notches(contour, NOTCH * np.sqrt(min_area))
+    if len(notches) < 2 or depth > 2:
+        return None
+    x, y, w, h = cv2.boundingRect(contour)
+    for i, (a, _) in enumerate(notches):
+        for b, _ in notches[i + 1:]:
+            if np.linalg.norm(a - b) < 0.5 * np.sqrt(min_area):
+                continue
+            blob: NDArray[Any] = np.zeros((h + 2, w + 2), np.uint8)
+            cv2.drawContours(blob, [contour], -1, 255, -1, offset=(1 - x, 1 - y))
+            # the cut, a little beyond both notches so that it parts the outline
+            ab = (b - a) / np.linalg.norm(b - a)
+            p, q = a - 4 * ab, b + 4 * ab
+            cv2.line(blob, (int(round(p[0])) + 1 - x, int(round(p[1])) + 1 - y),
+                     (int(round(q[0])) + 1 - x, int(round(q[1])) + 1 - y), 0, 3)
+            parts, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE,
+                                        offset=(x - 1, y - 1))
+            parts = [c for c in parts if cv2.contourArea(c) >= 0.5 * min_area]
+            if len(parts) < 2:
+                continue
+            cards: list[NDArray[Any]] = []
+            for part in parts:
+                quad = judge(part, shape)
+                if isinstance(quad, str):
+                    more = _split_touching(part, min_area, shape, depth + 1)
+                    if more is None:
+                        break
+                    cards += more
+                else:  # judge refuses a piece cut by the picture's edge
+                    cards.append(quad)
+            else:
+                if _alike(cards) and not _overlapping(cards):
+                    return cards
+    return None
+
+
 def find_cards(image: NDArray[Any], min_area: float, edges: bool = True) -> tuple[
         list[NDArray[Any]], list[Refused], list[bool]]:
     """Card quadrilaterals, refused outlines, and per card whether only the image's edges
@@ -725,6 +807,14 @@ def find_cards(image: NDArray[Any], min_area: float, edges: bool = True) -> tupl
                 if _same(quads, quad) is None and not _overlapping([quad, *quads]):
                     quads.append(quad)
                     by_edges.append(True)
+            continue
+        # cards lying side by side (touching, or closer than the mask's closing) make one
+        # outline with a notch at each end of where they meet (edges=False, the training
+        # samples' finder, keeps the finder as it was trained on)
+        pair = _split_touching(contour, min_area, image.shape) if edges else None
+        if pair is not None:
+            quads += pair
+            by_edges += [False] * len(pair)
             continue
         verdict = judge(contour, image.shape)
         if not isinstance(verdict, str):
