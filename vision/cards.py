@@ -777,6 +777,46 @@ def _split_touching(contour: NDArray[Any], min_area: float, shape: tuple[int, ..
     return None
 
 
+# --- backs on a pale table (issue 15, 2026-11-27) ---
+# a card's back is a printed pattern in colour, not paler than a pale table: its pixels
+# are coloured (saturation, after balance()) and, closed over the pattern's pale parts, make
+# a solid card-shaped region
+BACK_SATURATION = 15  # above the table's own median saturation
+
+
+def _backs_on_pale_table(planes: _Planes, min_area: float, shape: tuple[int, ...],
+                         found: list[NDArray[Any]]) -> list[NDArray[Any]]:
+    """Card-shaped coloured regions on a pale table (found on a picture half as large):
+    cards lying face down. A checked cloth's coloured bands are narrower than the opening's
+    disc, or join into shapes no card has."""
+    h, w = planes.sat.shape
+    sat = cv2.resize(planes.sat, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
+    # the table's own colour sets the bar: a pinkish linen is more saturated than a
+    # newspaper, and a tungsten bulb's cast is never all balanced away
+    bar = max(float(np.median(sat[::4, ::4])) + BACK_SATURATION, 25.0)
+    coloured = cv2.threshold(sat, bar, 255, cv2.THRESH_BINARY)[1]
+    coloured = cv2.morphologyEx(coloured, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    contours, _ = cv2.findContours(coloured, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    filled = np.zeros_like(coloured)
+    cv2.drawContours(filled, [c for c in contours if cv2.contourArea(c) >= min_area / 8],
+                     -1, 255, -1)
+    width = int(0.3 * np.sqrt(min_area)) | 1
+    filled = cv2.morphologyEx(filled, cv2.MORPH_OPEN, cv2.getStructuringElement(
+        cv2.MORPH_ELLIPSE, (width, width)))
+    parts, _ = cv2.findContours(filled, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    out: list[NDArray[Any]] = []
+    for part in parts:
+        area = 4 * cv2.contourArea(part)
+        hull = cv2.convexHull(part) * 2
+        if area < min_area or area < SOLID * cv2.contourArea(hull):
+            continue
+        quad = judge(_dense(hull), shape)
+        if isinstance(quad, str) or _near_edge(quad, shape) or _overlapping([quad, *found]):
+            continue
+        out.append(quad)
+    return out
+
+
 def find_cards(image: NDArray[Any], min_area: float, edges: bool = True) -> tuple[
         list[NDArray[Any]], list[Refused], list[bool]]:
     """Card quadrilaterals, refused outlines, and per card whether only the image's edges
@@ -807,6 +847,10 @@ def find_cards(image: NDArray[Any], min_area: float, edges: bool = True) -> tupl
                 if _same(quads, quad) is None and not _overlapping([quad, *quads]):
                     quads.append(quad)
                     by_edges.append(True)
+            if edges:  # face-down cards: coloured, not paler than the table
+                for quad in _backs_on_pale_table(planes, min_area, image.shape, quads):
+                    refused.append(Refused(tuple((float(x), float(y)) for x, y in quad),
+                                           FACE_DOWN))
             continue
         # cards lying side by side (touching, or closer than the mask's closing) make one
         # outline with a notch at each end of where they meet (edges=False, the training
@@ -1148,7 +1192,9 @@ class CardReader:
 
     def read(self, image: NDArray[Any]) -> SeenCards:
         quads, faces, refused, _, by_edges = self.faces(image)
-        out = SeenCards(refused=refused)
+        # backs found by the finder itself (on a pale table) come as refusals
+        out = SeenCards(refused=[r for r in refused if r.reason != FACE_DOWN],
+                        face_down=[r for r in refused if r.reason == FACE_DOWN])
         if not faces:
             return out
         feats = np.stack([corner_features(f) for f in faces])

@@ -221,7 +221,7 @@ def main(argv: list[str] | None = None) -> int:
         reader = calibrated(model, design) if args.calibrated else model
         for light in args.light.split(","):
             result = measure(reader.read, (design,), range(args.seed, args.seed + args.scenes),
-                             None if light == "any" else light)
+                             None if light == "any" else light, args.kind, args.pairs)
             how = ", calibrated" if args.calibrated else ""
             print(f"{design}{how}, {light} light, {args.scenes} scenes: {result.summary()}",
                   flush=True)
