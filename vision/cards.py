@@ -688,10 +688,13 @@ def _on_pale_table(planes: _Planes, min_area: float, shape: tuple[int, ...]) -> 
             hull = cv2.convexHull(part)
             if area < min_area or area < SOLID * cv2.contourArea(hull):
                 continue
-            quad = judge(_dense(hull), shape)
-            if not isinstance(quad, str) and not _near_edge(quad, shape) and _same(
-                    found, quad) is None:
-                found.append(quad)
+            # two cards side by side (the hull would hide the notches between them; and
+            # two cards together may have one card's shape)
+            pair = _split_touching(part, min_area, shape)
+            for quad in pair or [judge(_dense(hull), shape)]:
+                if not isinstance(quad, str) and not _near_edge(quad, shape) and _same(
+                        found, quad) is None:
+                    found.append(quad)
     return found
 
 
