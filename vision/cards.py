@@ -691,7 +691,8 @@ def _on_pale_table(planes: _Planes, min_area: float, shape: tuple[int, ...]) -> 
             # two cards side by side (the hull would hide the notches between them; and
             # two cards together may have one card's shape)
             pair = _split_touching(part, min_area, shape)
-            for quad in pair or [judge(_dense(hull), shape)]:
+            whole: list[NDArray[Any] | str] = [judge(_dense(hull), shape)] if pair is None else []
+            for quad in pair or whole:
                 if not isinstance(quad, str) and not _near_edge(quad, shape) and _same(
                         found, quad) is None:
                     found.append(quad)
