@@ -746,13 +746,15 @@ def _split_touching(contour: NDArray[Any], min_area: float, shape: tuple[int, ..
     between two of its notches, and every piece must be one card (by judge) or cut again,
     all pieces alike in size (_alike). None if no cut gives only cards."""
     notches = _notches(contour, NOTCH * np.sqrt(min_area))
-    if len(notches) < 2 or depth > 2:
+    if len(notches) < 2 or depth > 1:  # up to three or four cards in a row
         return None
     x, y, w, h = cv2.boundingRect(contour)
     for i, (a, _) in enumerate(notches):
         for b, _ in notches[i + 1:]:
-            if np.linalg.norm(a - b) < 0.5 * np.sqrt(min_area):
-                continue
+            middle = (a + b) / 2
+            if np.linalg.norm(a - b) < 0.5 * np.sqrt(min_area) or cv2.pointPolygonTest(
+                    contour, (float(middle[0]), float(middle[1])), False) < 0:
+                continue  # too short for a card's side, or not across the outline
             blob: NDArray[Any] = np.zeros((h + 2, w + 2), np.uint8)
             cv2.drawContours(blob, [contour], -1, 255, -1, offset=(1 - x, 1 - y))
             # the cut, a little beyond both notches so that it parts the outline
@@ -767,7 +769,12 @@ def _split_touching(contour: NDArray[Any], min_area: float, shape: tuple[int, ..
                 continue
             cards: list[NDArray[Any]] = []
             for part in parts:
-                quad = judge(part, shape)
+                # judge fits four lines to every point: first the piece's box must be
+                # about a card's (a piece of two cards is cut again)
+                (_, _), (bw, bh), _ = cv2.minAreaRect(part)
+                boxy = ASPECT[0] * 0.9 <= max(bw, bh) / max(min(bw, bh), 1.0) <= ASPECT[1] and (
+                    cv2.contourArea(part) >= 0.85 * bw * bh)
+                quad = judge(part, shape) if boxy else OVERLAP
                 if isinstance(quad, str):
                     more = _split_touching(part, min_area, shape, depth + 1)
                     if more is None:
