@@ -10,6 +10,9 @@
    which part a card from a pale table or glare joined to it; what they find must pass the
    same tests. Anything else big enough to be cards (a fanned hand, overlapping cards, a card
    cut by the picture's edge) is *refused*: listed with a reason, never guessed at.
+   Cards lying side by side in one outline are cut apart at the notches where they meet
+   (_split_touching); on a pale table, card-shaped coloured regions are backs, reported
+   face down (_backs_on_pale_table).
 2. Each card is warped to an upright 200x280 face. Both corners that carry the index look the
    same after a half turn, so the top-left corner is read whichever way up the card lies.
 3. Two small MLPs (vision/mlp.py, weights in vision/models/cards_rank.npz and cards_suit.npz,
