@@ -712,6 +712,7 @@ NOTCH = 0.065
 # sides: cards of one deck side by side are alike; the rest of a fan cut off its top card is
 # not (the camera's tilt shortens a far side by up to an eighth)
 SAME_SIZE = 0.8
+WEDGE = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
 
 
 def _alike(cards: list[NDArray[Any]]) -> bool:
@@ -765,6 +766,9 @@ def _split_touching(contour: NDArray[Any], min_area: float, shape: tuple[int, ..
             p, q = a - 4 * ab, b + 4 * ab
             cv2.line(blob, (int(round(p[0])) + 1 - x, int(round(p[1])) + 1 - y),
                      (int(round(q[0])) + 1 - x, int(round(q[1])) + 1 - y), 0, 3)
+            # the notches' deepest points lie a little to either side of the gap: what the
+            # cut leaves of the other card is a thin wedge, which an opening takes off
+            blob = cv2.morphologyEx(blob, cv2.MORPH_OPEN, WEDGE)
             parts, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE,
                                         offset=(x - 1, y - 1))
             parts = [c for c in parts if cv2.contourArea(c) >= 0.5 * min_area]
@@ -778,6 +782,9 @@ def _split_touching(contour: NDArray[Any], min_area: float, shape: tuple[int, ..
                 boxy = ASPECT[0] * 0.9 <= max(bw, bh) / max(min(bw, bh), 1.0) <= ASPECT[1] and (
                     cv2.contourArea(part) >= 0.85 * bw * bh)
                 quad = judge(part, shape) if boxy else OVERLAP
+                if boxy and isinstance(quad, str):
+                    # a card's side bitten by the mask (shading, a border line): its hull
+                    quad = judge(_dense(cv2.convexHull(part)), shape)
                 if isinstance(quad, str):
                     more = _split_touching(part, min_area, shape, depth + 1)
                     if more is None:
