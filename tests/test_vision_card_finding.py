@@ -1,6 +1,7 @@
 """The card finder's faster checked-cloth search (vision/cards.py, _opened_cards): it looks
 for places on a picture half as large and opens exactly at full size around each, and must
-find the same cards as the plain opening of the whole outline at full size."""
+find the same cards as the plain opening of the whole outline at full size. Cards touching
+side by side are found as two, and a back on a pale table is reported face down."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from vision.cards import (
     _same,
     balance,
 )
+from vision.scenes import nearest_card
 
 
 def _plain_opening(planes: _Planes, min_area: float) -> list[np.ndarray]:
@@ -64,3 +66,30 @@ def test_half_size_search_finds_what_the_full_opening_finds(seed: int, kind: str
         same = _same(fast, quad)
         assert same is not None
         assert np.abs(fast[same] - quad).max() < 0.5
+
+
+# Validation scenes (6,000,000 range; never the held-out test seeds) of two cards of the
+# held-out design laid touching on felt, which the finder before issue 15's touching work
+# found as one outline and refused (0 of 2 found in each)
+@pytest.mark.parametrize("seed", [6_000_202, 6_000_203, 6_000_205, 6_000_207, 6_000_222])
+def test_cards_touching_side_by_side_are_found_as_two(seed: int) -> None:
+    scene = art_scene(np.random.default_rng(seed), [load_deck("neoclassical")], light="normal",
+                      kind="felt", count=2, touching=1.0, hand=0.0)
+    seen = CardReader.load().read(scene.image)
+    found = {nearest_card(scene, np.array(c.corners).mean(axis=0)) for c in seen.cards}
+    assert found == {0, 1}, seed
+    assert not seen.refused
+
+
+# Validation scenes with a card face down on a newspaper, a pale or a checked cloth: the
+# finder before found no back there (it looked only for what is paler than the table)
+@pytest.mark.parametrize("seed", [6_000_218, 6_000_234, 6_000_236, 6_000_291, 6_000_296])
+def test_a_back_on_a_pale_table_is_reported_face_down(seed: int) -> None:
+    scene = art_scene(np.random.default_rng(seed), [load_deck("neoclassical")], light="normal")
+    seen = CardReader.load().read(scene.image)
+    down = [nearest_card(scene, np.array(r.corners).mean(axis=0)) for r in seen.face_down]
+    backs = [i for i, placed in enumerate(scene.cards) if placed.face_down]
+    assert backs and all(i in down for i in backs), seed
+    assert all(i in backs for i in down)  # no face-up card or table called a back
+    read = [nearest_card(scene, np.array(c.corners).mean(axis=0)) for c in seen.cards]
+    assert not set(read) & set(backs)  # and a back is never read

@@ -10,6 +10,9 @@
    which part a card from a pale table or glare joined to it; what they find must pass the
    same tests. Anything else big enough to be cards (a fanned hand, overlapping cards, a card
    cut by the picture's edge) is *refused*: listed with a reason, never guessed at.
+   Cards lying side by side in one outline are cut apart at the notches where they meet
+   (_split_touching); on a pale table, card-shaped coloured regions are backs, reported
+   face down (_backs_on_pale_table).
 2. Each card is warped to an upright 200x280 face. Both corners that carry the index look the
    same after a half turn, so the top-left corner is read whichever way up the card lies.
 3. Two small MLPs (vision/mlp.py, weights in vision/models/cards_rank.npz and cards_suit.npz,
@@ -690,11 +693,151 @@ def _on_pale_table(planes: _Planes, min_area: float, shape: tuple[int, ...]) -> 
             hull = cv2.convexHull(part)
             if area < min_area or area < SOLID * cv2.contourArea(hull):
                 continue
-            quad = judge(_dense(hull), shape)
-            if not isinstance(quad, str) and not _near_edge(quad, shape) and _same(
-                    found, quad) is None:
-                found.append(quad)
+            # two cards side by side (the hull would hide the notches between them; and
+            # two cards together may have one card's shape)
+            pair = _split_touching(part, min_area, shape)
+            whole: list[NDArray[Any] | str] = [judge(_dense(hull), shape)] if pair is None else []
+            for quad in pair or whole:
+                if not isinstance(quad, str) and not _near_edge(quad, shape) and _same(
+                        found, quad) is None:
+                    found.append(quad)
     return found
+
+
+# --- cards touching side by side (issue 15, 2026-11-27) ---
+# two cards lying close or touching make one outline with a notch where their sides meet
+# (their rounded corners, or the step of one laid a little further along): a notch this
+# deep (relative to the side of the smallest card) marks a place to cut; one card's own
+# outline has none deeper than about 0.05 of it
+NOTCH = 0.065
+# the least ratio of the pieces' short sides (and long sides), and of each piece's opposite
+# sides: cards of one deck side by side are alike; the rest of a fan cut off its top card is
+# not (the camera's tilt shortens a far side by up to an eighth)
+SAME_SIZE = 0.8
+WEDGE = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
+
+
+def _alike(cards: list[NDArray[Any]]) -> bool:
+    """Whether the quads are of one size and each a near-parallelogram."""
+    short, long = [], []
+    for quad in cards:
+        q = order_corners(quad)
+        sides = [float(np.linalg.norm(q[(i + 1) % 4] - q[i])) for i in range(4)]
+        if min(sides[0], sides[2]) < SAME_SIZE * max(sides[0], sides[2]) or min(
+                sides[1], sides[3]) < SAME_SIZE * max(sides[1], sides[3]):
+            return False
+        short.append(sides[0] + sides[2])
+        long.append(sides[1] + sides[3])
+    return min(short) >= SAME_SIZE * max(short) and min(long) >= SAME_SIZE * max(long)
+
+
+def _notches(contour: NDArray[Any], deepest: float) -> list[tuple[NDArray[Any], float]]:
+    """The outline's concave points deeper than ``deepest``, deepest first."""
+    hull = cv2.convexHull(contour, returnPoints=False)
+    try:
+        defects = cv2.convexityDefects(contour, hull)
+    except cv2.error:  # a self-touching outline: no reliable notches
+        return []
+    if defects is None:
+        return []
+    rows = defects.reshape(-1, 4)
+    rows = rows[rows[:, 3] / 256.0 >= deepest]
+    return [(contour[int(r[2]), 0].astype(np.float32), float(r[3]) / 256.0)
+            for r in rows[np.argsort(-rows[:, 3])][:4]]
+
+
+def _split_touching(contour: NDArray[Any], min_area: float, shape: tuple[int, ...],
+                    depth: int = 0) -> list[NDArray[Any]] | None:
+    """Whole cards lying side by side in one outline: it is cut along the straight line
+    between two of its notches, and every piece must be one card (by judge) or cut again,
+    all pieces alike in size (_alike). None if no cut gives only cards."""
+    notches = _notches(contour, NOTCH * np.sqrt(min_area))
+    if len(notches) < 2 or depth > 1:  # up to three or four cards in a row
+        return None
+    x, y, w, h = cv2.boundingRect(contour)
+    for i, (a, _) in enumerate(notches):
+        for b, _ in notches[i + 1:]:
+            middle = (a + b) / 2
+            if np.linalg.norm(a - b) < 0.5 * np.sqrt(min_area) or cv2.pointPolygonTest(
+                    contour, (float(middle[0]), float(middle[1])), False) < 0:
+                continue  # too short for a card's side, or not across the outline
+            blob: NDArray[Any] = np.zeros((h + 2, w + 2), np.uint8)
+            cv2.drawContours(blob, [contour], -1, 255, -1, offset=(1 - x, 1 - y))
+            # the cut, a little beyond both notches so that it parts the outline
+            ab = (b - a) / np.linalg.norm(b - a)
+            p, q = a - 4 * ab, b + 4 * ab
+            cv2.line(blob, (int(round(p[0])) + 1 - x, int(round(p[1])) + 1 - y),
+                     (int(round(q[0])) + 1 - x, int(round(q[1])) + 1 - y), 0, 3)
+            # the notches' deepest points lie a little to either side of the gap: what the
+            # cut leaves of the other card is a thin wedge, which an opening takes off
+            blob = cv2.morphologyEx(blob, cv2.MORPH_OPEN, WEDGE)
+            parts, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE,
+                                        offset=(x - 1, y - 1))
+            parts = [c for c in parts if cv2.contourArea(c) >= 0.5 * min_area]
+            if len(parts) < 2:
+                continue
+            cards: list[NDArray[Any]] = []
+            for part in parts:
+                # judge fits four lines to every point: first the piece's box must be
+                # about a card's (a piece of two cards is cut again)
+                (_, _), (bw, bh), _ = cv2.minAreaRect(part)
+                boxy = ASPECT[0] * 0.9 <= max(bw, bh) / max(min(bw, bh), 1.0) <= ASPECT[1] and (
+                    cv2.contourArea(part) >= 0.85 * bw * bh)
+                quad = judge(part, shape) if boxy else OVERLAP
+                if boxy and isinstance(quad, str):
+                    # a card's side bitten by the mask (shading, a border line): its hull
+                    quad = judge(_dense(cv2.convexHull(part)), shape)
+                if isinstance(quad, str):
+                    more = _split_touching(part, min_area, shape, depth + 1)
+                    if more is None:
+                        break
+                    cards += more
+                else:  # judge refuses a piece cut by the picture's edge
+                    cards.append(quad)
+            else:
+                if _alike(cards) and not _overlapping(cards):
+                    return cards
+    return None
+
+
+# --- backs on a pale table (issue 15, 2026-11-27) ---
+# a card's back is a printed pattern in colour, not paler than a pale table: its pixels
+# are coloured (saturation, after balance()) and, closed over the pattern's pale parts, make
+# a solid card-shaped region
+BACK_SATURATION = 15  # above the table's own median saturation
+
+
+def _backs_on_pale_table(planes: _Planes, min_area: float, shape: tuple[int, ...],
+                         found: list[NDArray[Any]]) -> list[NDArray[Any]]:
+    """Card-shaped coloured regions on a pale table (found on a picture half as large):
+    cards lying face down. A checked cloth's coloured bands are narrower than the opening's
+    disc, or join into shapes no card has."""
+    h, w = planes.sat.shape
+    sat = cv2.resize(planes.sat, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
+    # the table's own colour sets the bar: a pinkish linen is more saturated than a
+    # newspaper, and a tungsten bulb's cast is never all balanced away
+    bar = max(float(np.median(sat[::4, ::4])) + BACK_SATURATION, 25.0)
+    coloured = cv2.threshold(sat, bar, 255, cv2.THRESH_BINARY)[1]
+    coloured = cv2.morphologyEx(coloured, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    contours, _ = cv2.findContours(coloured, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    filled = np.zeros_like(coloured)
+    cv2.drawContours(filled, [c for c in contours if cv2.contourArea(c) >= min_area / 8],
+                     -1, 255, -1)
+    width = int(0.3 * np.sqrt(min_area)) | 1
+    filled = cv2.morphologyEx(filled, cv2.MORPH_OPEN, cv2.getStructuringElement(
+        cv2.MORPH_ELLIPSE, (width, width)))
+    parts, _ = cv2.findContours(filled, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    out: list[NDArray[Any]] = []
+    for part in parts:
+        area = 4 * cv2.contourArea(part)
+        hull = cv2.convexHull(part) * 2
+        if area < min_area or area < SOLID * cv2.contourArea(hull):
+            continue
+        quad = judge(_dense(hull), shape)
+        if isinstance(quad, str) or _near_edge(quad, shape) or _overlapping([quad, *found]):
+            continue
+        out.append(quad)
+    return out
 
 
 def find_cards(image: NDArray[Any], min_area: float, edges: bool = True) -> tuple[
@@ -727,6 +870,18 @@ def find_cards(image: NDArray[Any], min_area: float, edges: bool = True) -> tupl
                 if _same(quads, quad) is None and not _overlapping([quad, *quads]):
                     quads.append(quad)
                     by_edges.append(True)
+            if edges:  # face-down cards: coloured, not paler than the table
+                for quad in _backs_on_pale_table(planes, min_area, image.shape, quads):
+                    refused.append(Refused(tuple((float(x), float(y)) for x, y in quad),
+                                           FACE_DOWN))
+            continue
+        # cards lying side by side (touching, or closer than the mask's closing) make one
+        # outline with a notch at each end of where they meet (edges=False, the training
+        # samples' finder, keeps the finder as it was trained on)
+        pair = _split_touching(contour, min_area, image.shape) if edges else None
+        if pair is not None:
+            quads += pair
+            by_edges += [False] * len(pair)
             continue
         verdict = judge(contour, image.shape)
         if not isinstance(verdict, str):
@@ -1066,7 +1221,9 @@ class CardReader:
 
     def read(self, image: NDArray[Any]) -> SeenCards:
         quads, faces, refused, _, by_edges = self.faces(image)
-        out = SeenCards(refused=refused)
+        # backs found by the finder itself (on a pale table) come as refusals
+        out = SeenCards(refused=[r for r in refused if r.reason != FACE_DOWN],
+                        face_down=[r for r in refused if r.reason == FACE_DOWN])
         if not faces:
             return out
         feats = np.stack([corner_features(f) for f in faces])

@@ -1,11 +1,15 @@
 """The card reader measured on rendered scenes of real card art (vision/card_art.py).
 
     python -m vision.cards_eval [--scenes 100] [--designs neoclassical] [--light warm]
-                                [--calibrated] [--model PATH]
+                                [--calibrated] [--model PATH] [--by-table]
 
 Prints, per design and light, the per-card accuracy and how many readings said without
-asking (confidence >= 0.9) were wrong. Seeds from ART_TEST_SEED on are never trained on or
-tuned on; the designs in HELD_OUT_DESIGNS were never trained on at all.
+asking (confidence >= 0.9) were wrong. ``--by-table`` also prints the finder's figures per
+table kind, for cards touching another and for face-down cards: how many cards were found
+(read, rightly or not), refused (inside a refused outline), missed, and spurious readings.
+``--kind felt --pairs`` renders only two cards touching on that table kind.
+Seeds from ART_TEST_SEED on are never trained on or tuned on; the designs in
+HELD_OUT_DESIGNS were never trained on at all.
 These are rendered scenes of real card art, not camera photos of real cards.
 """
 
@@ -16,13 +20,15 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
+import cv2
 import numpy as np
 
 from companion.cards import FULL_DECK
 from vision.card_art import HELD_OUT_DESIGNS, LIGHTS, art_scene, load_deck
 from vision.cards import MODEL_PATH, CardReader, SeenCards
-from vision.scenes import Scene, nearest_card
+from vision.scenes import PlacedCard, Scene, nearest_card
 
 ART_TEST_SEED = 7_000_000  # held-out art scenes; training uses seeds below ART_VAL_SEED
 ART_VAL_SEED = 6_000_000
@@ -40,7 +46,11 @@ class ArtScore:
     spurious: int = 0
     face_down: int = 0
     face_down_seen: int = 0  # backs reported as face down
+    face_down_spurious: int = 0  # reported face down where no back lies
     failures: list[str] = field(default_factory=list)
+    # the finder's figures per group (a table kind, "touching", "face down"):
+    # [cards, found, refused, spurious]
+    groups: dict[str, list[int]] = field(default_factory=dict)
 
     @property
     def accuracy(self) -> float:
@@ -50,9 +60,19 @@ class ArtScore:
         return (f"per card {self.accuracy:.2%} ({self.correct}/{self.cards} right, "
                 f"{self.wrong} wrong, {self.missed} missed or refused, {self.spurious} "
                 f"spurious); sure readings wrong {self.sure_wrong}/{self.sure}; face down "
-                f"{self.face_down_seen}/{self.face_down} reported")
+                f"{self.face_down_seen}/{self.face_down} reported, "
+                f"{self.face_down_spurious} spurious")
+
+    def by_group(self) -> str:
+        return "\n".join(f"    {name:<14} {n:4d} cards: found {found:4d}, refused {refused:3d}, "
+                         f"missed {n - found - refused:4d}; spurious {spurious}"
+                         for name, (n, found, refused, spurious) in sorted(self.groups.items()))
+
+    def _count(self, group: str, slot: int) -> None:
+        self.groups.setdefault(group, [0, 0, 0, 0])[slot] += 1
 
     def add(self, scene: Scene, seen: SeenCards, label: str) -> None:
+        kind = scene.background.split(",")[0]
         found: set[int] = set()
         for card in seen.cards:
             i = nearest_card(scene, np.array(card.corners).mean(axis=0))
@@ -60,6 +80,7 @@ class ArtScore:
             sure = card.confidence >= SURE
             if placed is None or i in found or placed.face_down:
                 self.spurious += 1
+                self._count(kind, 3)
                 self.sure_wrong += sure
                 self.sure += sure
                 self.failures.append(f"{label}: spurious {card.card} at {card.confidence:.2f}")
@@ -79,17 +100,54 @@ class ArtScore:
                 self.sure_wrong += sure
                 self.failures.append(f"{label}: {placed.card} read as {card.card} at "
                                      f"{card.confidence:.2f}")
+        downs = [nearest_card(scene, np.array(r.corners).mean(axis=0)) for r in seen.face_down]
+        for i in downs:
+            if i is None or not scene.cards[i].face_down:
+                self.face_down_spurious += 1
+                self._count("face down", 3)
         for i, placed in enumerate(scene.cards):
             if placed.face_down:
                 self.face_down += 1
-                self.face_down_seen += any(
-                    nearest_card(scene, np.array(r.corners).mean(axis=0)) == i
-                    for r in seen.face_down)
+                self.face_down_seen += i in downs
+                self._count("face down", 0)
+                if i in downs or _refused(seen, placed):
+                    self._count("face down", 1 if i in downs else 2)
             elif not placed.hidden:
                 self.cards += 1
+                groups = [kind] + (["touching"] if _touching(scene, i) else [])
+                slot = 1 if i in found else 2 if _refused(seen, placed) else -1
+                for group in groups:
+                    self._count(group, 0)
+                    if slot > 0:
+                        self._count(group, slot)
                 if i not in found:
                     self.missed += 1
                     self.failures.append(f"{label}: {placed.card} missed at {centre_of(placed)}")
+
+
+def _refused(seen: SeenCards, placed: PlacedCard) -> bool:
+    """Whether the card's centre lies inside a refused outline's box."""
+    x, y = np.array(placed.corners).mean(axis=0)
+    for r in seen.refused:
+        box = np.array(r.corners)
+        if box[:, 0].min() <= x <= box[:, 0].max() and box[:, 1].min() <= y <= box[:, 1].max():
+            return True
+    return False
+
+
+def _touching(scene: Scene, i: int, gap: float = 6.0) -> bool:
+    """Whether another card (face up or down) lies within ``gap`` pixels of card i."""
+    mine = np.array(scene.cards[i].corners, np.float32)
+    for j, other in enumerate(scene.cards):
+        if j == i:
+            continue
+        theirs = np.array(other.corners, np.float32).reshape(-1, 1, 2)
+        if any(cv2.pointPolygonTest(theirs, (float(x), float(y)), True) > -gap
+               for x, y in mine) or any(
+                cv2.pointPolygonTest(mine.reshape(-1, 1, 2), (float(x), float(y)), True) > -gap
+                for x, y in theirs.reshape(-1, 2)):
+            return True
+    return False
 
 
 def centre_of(placed: object) -> str:
@@ -99,11 +157,14 @@ def centre_of(placed: object) -> str:
 
 
 def measure(read: Callable[[np.ndarray], SeenCards], designs: tuple[str, ...],
-            seeds: range, light: str | None = None) -> ArtScore:
+            seeds: range, light: str | None = None, kind: str | None = None,
+            pairs: bool = False) -> ArtScore:
+    """Scores the reader on one scene per seed; ``pairs``: two cards touching, no hand."""
     decks = [load_deck(d) for d in designs]
     result = ArtScore()
+    shown: dict[str, Any] = {"count": 2, "touching": 1.0, "hand": 0.0} if pairs else {}
     for seed in seeds:
-        scene = art_scene(np.random.default_rng(seed), decks, light=light)
+        scene = art_scene(np.random.default_rng(seed), decks, light=light, kind=kind, **shown)
         result.add(scene, read(scene.image), f"seed {seed} {scene.background}")
     return result
 
@@ -148,6 +209,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model", type=Path, default=MODEL_PATH,
                         help="the networks STEM_rank.npz and STEM_suit.npz to read with "
                              "(a leave-one-design-out fold's, say)")
+    parser.add_argument("--kind", default=None, help="only this table kind")
+    parser.add_argument("--pairs", action="store_true", help="two cards touching per scene")
+    parser.add_argument("--by-table", action="store_true",
+                        help="also the finder's figures per table kind, touching, face down")
     parser.add_argument("--calibrated", action="store_true",
                         help="read after calibrating on single-card scenes of each design")
     args = parser.parse_args(argv)
@@ -156,10 +221,12 @@ def main(argv: list[str] | None = None) -> int:
         reader = calibrated(model, design) if args.calibrated else model
         for light in args.light.split(","):
             result = measure(reader.read, (design,), range(args.seed, args.seed + args.scenes),
-                             None if light == "any" else light)
+                             None if light == "any" else light, args.kind, args.pairs)
             how = ", calibrated" if args.calibrated else ""
             print(f"{design}{how}, {light} light, {args.scenes} scenes: {result.summary()}",
                   flush=True)
+            if args.by_table:
+                print(result.by_group(), flush=True)
             for line in result.failures[: args.failures]:
                 print("   ", line)
     return 0
