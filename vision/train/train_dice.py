@@ -11,7 +11,7 @@ reader's candidates on each photo at every image size it reads uncalibrated (LEV
 shifted, rescaled and shown in other colours (vision/train/dice_augment.py: inverted, tinted,
 hue-turned, marbled), with made-up textures (felt and seams, wood, carpet, tray walls,
 shadows, hands) as "none". With ``--scratch`` the network is trained from random weights
-(SCRATCH_*: two copies of each die, 12 epochs; 19 minutes on one quiet core) with
+(SCRATCH_*: four copies of each tray die, two of the others', 12 epochs; 93k crops) with
 PyTorch (vision/train/torch_fit.py) and saved for the numpy reader; ``--fine-tune`` is the
 shipped recipe, fine-tuned from the tray-only model (vision/models/dice-tray.npz). The
 sure bar (and the scratch recipe's acceptance bar, SCRATCH_ACCEPT) are chosen on the
@@ -77,7 +77,8 @@ BASE_PATH = MODEL_PATH.parent / "dice-tray.npz"
 FINE_TUNE_LR = 1e-3
 # Trained from scratch (--scratch, SCRATCH_*: 2026-11-27) the network read close-ups it
 # never learned from better (69.0% against 59.1%) and paper as well, but the tray's own
-# test split worse (228 against 233 of 240) and three tests failed with it: not shipped
+# test split worse (228 against 233 of 240) and six dice tests failed with it: not shipped;
+# with the tray's dice four times (SCRATCH_COPIES) 230 right but 5 spurious, and five failed
 FINE_TUNE = True
 SCRATCH_LR = 3e-3
 # From scratch (2026-11-27): random weights, every photo of each set-up, two copies of each
