@@ -176,6 +176,36 @@ def test_the_dice_reader_is_warmed_up_before_the_first_frame(
     assert feed(np.full((480, 640, 3), 128, np.uint8)) == []
 
 
+def test_the_card_reader_is_warmed_up_before_the_first_frame(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """As the dice reader: the first card laid does not pay for the process's first reading.
+    The drawn card goes through the finder and the index reading."""
+    from vision.cards import CardReader
+    from vision.source import CameraSource
+
+    warmed = []
+    real = CardReader.warm_up
+
+    def spy(self: CardReader, width: int, height: int) -> object:
+        seen = real(self, width, height)
+        warmed.append(seen)
+        return seen
+
+    monkeypatch.setattr(CardReader, "warm_up", spy)
+    CameraSource("cards.avi", "cards")._watcher(1280, 720)
+    [seen] = warmed
+    [card] = seen.cards  # found as one card, and its index read (whatever it reads as)
+    xs = [x for x, _ in card.corners]
+    assert min(xs) < 640 < max(xs)
+
+    def broken(self: CardReader, width: int, height: int) -> object:
+        raise RuntimeError("no Lab tables today")
+
+    monkeypatch.setattr(CardReader, "warm_up", broken)
+    feed = CameraSource("cards.avi", "cards")._watcher(640, 480)
+    assert feed(np.full((480, 640, 3), 128, np.uint8)) == []
+
+
 def test_a_damaged_calibration_is_said_and_not_used() -> None:
     for saved, what in (({"area": [1, 2, 3]}, "tray area"), ({"area": [5, 5, 1, 1]}, "tray area"),
                         ({"area": "all"}, "tray area"), ({"die_size": "big"}, "die size"),

@@ -195,13 +195,14 @@ class CardWatcher:
 def _warm_up(reader: Any, width: int, height: int,
              area: tuple[float, float, float, float] | None) -> None:
     """The reader's first reading paid before the first frame is due, not on the first throw
-    (DiceReader.warm_up). A failure here is only logged: the frames will say it if it lasts."""
+    or card (DiceReader.warm_up, CardReader.warm_up). A failure here is only logged: the
+    frames will say it if it lasts."""
     if not (width and height):  # the camera did not say its size: the area's, or a guess
         width, height = (int(area[2]) + 1, int(area[3]) + 1) if area else (640, 480)
     try:
         reader.warm_up(width, height)
     except Exception:  # noqa: BLE001 - a warm-up must not stop the camera
-        log.exception("the dice reader's warm-up failed")
+        log.exception("the camera reader's warm-up failed")
 
 
 class CameraSource:
@@ -303,6 +304,7 @@ class CameraSource:
                 log.warning("%s: %s", deck, err)
                 self.problem = (f"The deck learned in {deck.name} is damaged: I read the cards "
                                 "without it. Run companion calibrate cards again.")
+        _warm_up(card_reader, width, height, None)
         watcher = CardWatcher(self._read_with_preview(card_reader.read), source=self.name)
         return watcher.feed
 
