@@ -428,6 +428,7 @@ LATTICE_REACH = 45
 # how much a card's paper may differ (sum of |L|, |a|, |b| of the blurred Lab) from itself
 # half a check's period away, where a white check differs from the half-tone check beside it
 PERIOD_ALIKE = 36.0
+PERIOD_SHARE = 0.5  # of the median difference half a period away (the table's)
 
 
 def _lattice(white: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any]] | None:
@@ -490,8 +491,10 @@ def _unchecked_cards(planes: _Planes, min_area: float, shape: tuple[int, ...]) -
         for step in (half / 2, -half / 2):
             # the sum saturates at 255 in uint8, far above the bar
             diff = cv2.transform(cv2.absdiff(lab, _shifted(lab, step)), np.ones((1, 3)))
-            near = cv2.bitwise_or(near, cv2.threshold(diff, PERIOD_ALIKE, 255,
-                                                      cv2.THRESH_BINARY_INV)[1])
+            # a faint cloth's checks differ less: the bar follows the table's own contrast
+            median = float(byte_percentile(diff.reshape(-1, 1), 50)[0])
+            bar = min(PERIOD_ALIKE, PERIOD_SHARE * median)
+            near = cv2.bitwise_or(near, cv2.threshold(diff, bar, 255, cv2.THRESH_BINARY_INV)[1])
         alike = cv2.bitwise_and(alike, near)
     # no closing, which would join two cards lying side by side (a card's pips are filled
     # as holes); the thin lines left where the period drifts (perspective) are opened off
