@@ -420,6 +420,113 @@ def _opened_cards(planes: _Planes, roi: tuple[slice, slice], blob: NDArray[Any],
     return found
 
 
+# a checked cloth's pattern: the autocorrelation's peaks (of the whole picture's level-1
+# whiteness, on a picture half as large) must reach this share of its centre, within this
+# many half-size pixels
+LATTICE_PEAK = 0.25
+LATTICE_REACH = 45
+# how much a card's paper may differ (sum of |L|, |a|, |b| of the blurred Lab) from itself
+# half a check's period away, where a white check differs from the half-tone check beside it
+PERIOD_ALIKE = 36.0
+PERIOD_SHARE = 0.5  # of the median difference half a period away (the table's)
+
+
+def _lattice(white: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any]] | None:
+    """Half the period of a checked pattern along its two axes (full-size pixels: the
+    period in half-size pixels), from the autocorrelation of the white pixels, or None."""
+    small = cv2.resize(white, (white.shape[1] // 2, white.shape[0] // 2),
+                       interpolation=cv2.INTER_AREA).astype(np.float32)
+    small -= small.mean()
+    spectrum = np.fft.rfft2(small)
+    auto = np.fft.fftshift(np.fft.irfft2(spectrum * np.conj(spectrum), s=small.shape))
+    auto /= max(float(auto.max()), 1e-6)
+    r = LATTICE_REACH
+    cy, cx = auto.shape[0] // 2, auto.shape[1] // 2
+    if min(cy, cx) <= r:
+        return None
+    win = np.ascontiguousarray(auto[cy - r:cy + r + 1, cx - r:cx + r + 1], np.float32)
+    yy, xx = np.mgrid[-r:r + 1, -r:r + 1]
+    dist = np.hypot(xx, yy)
+    peaks = ((win == cv2.dilate(win, np.ones((5, 5), np.uint8))) & (win > LATTICE_PEAK)
+             & (dist >= 5) & (dist <= r))
+    found = sorted(((float(win[y, x]), int(xx[y, x]), int(yy[y, x]))
+                    for y, x in zip(*np.nonzero(peaks), strict=True)), reverse=True)
+    if not found:
+        return None
+    # the shortest strong peak, then the shortest strong one across it
+    strong = sorted((np.array([x, y], np.float32) for s, x, y in found if s > 0.6 * found[0][0]),
+                    key=lambda v: float(np.hypot(*v)))
+    for v in strong[1:]:
+        if abs(float(v @ strong[0])) < 0.5 * float(np.hypot(*v) * np.hypot(*strong[0])):
+            return strong[0], v
+    return None
+
+
+def _shifted(image: NDArray[Any], by: NDArray[Any]) -> NDArray[Any]:
+    move = np.array([[1, 0, by[0]], [0, 1, by[1]]], np.float32)
+    out: NDArray[Any] = cv2.warpAffine(image, move, (image.shape[1], image.shape[0]),
+                                       flags=cv2.INTER_NEAREST,
+                                       borderMode=cv2.BORDER_REPLICATE)
+    return out
+
+
+def _unchecked_cards(planes: _Planes, min_area: float, shape: tuple[int, ...]) -> list[
+        NDArray[Any]]:
+    """Cards on a checked cloth, found by the pattern's period: a white check differs from
+    the checks half a period away on both sides, along both axes; a card's paper is like
+    itself half a period away on at least one side along each axis (a card is wider than a
+    check's period). What is white and so alike is filled, opened, and its hull's smallest
+    rectangle taken (the outline left is ragged: fitting its sides read worse)."""
+    halves = _lattice(planes.white(1))
+    if halves is None:
+        return []
+    # on a picture half as large (the area average blurs the cloth's noise): a quarter of
+    # the cost; the rectangles are brought back to full size
+    half_size = (shape[1] // 2, shape[0] // 2)
+    lab = cv2.resize(planes.lab, half_size, interpolation=cv2.INTER_AREA)
+    alike = cv2.threshold(cv2.resize(planes.white(0), half_size, interpolation=cv2.INTER_AREA),
+                          127, 255, cv2.THRESH_BINARY)[1]
+    for half in halves:
+        near: NDArray[Any] = np.zeros_like(alike)
+        for step in (half / 2, -half / 2):
+            # the sum saturates at 255 in uint8, far above the bar
+            diff = cv2.transform(cv2.absdiff(lab, _shifted(lab, step)), np.ones((1, 3)))
+            # a faint cloth's checks differ less: the bar follows the table's own contrast
+            median = float(byte_percentile(diff.reshape(-1, 1), 50)[0])
+            bar = min(PERIOD_ALIKE, PERIOD_SHARE * median)
+            near = cv2.bitwise_or(near, cv2.threshold(diff, bar, 255, cv2.THRESH_BINARY_INV)[1])
+        alike = cv2.bitwise_and(alike, near)
+    # no closing, which would join two cards lying side by side (a card's pips are filled
+    # as holes); the thin lines left where the period drifts (perspective) are opened off
+    contours, _ = cv2.findContours(alike, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    filled: NDArray[Any] = np.zeros_like(alike)
+    cv2.drawContours(filled, [c for c in contours if 4 * cv2.contourArea(c) >= 0.5 * min_area],
+                     -1, 255, -1)
+    width = int(UNCHECKED_OPENING * np.sqrt(min_area) / 2) | 1
+    opened = open_disc(filled, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (width, width)))
+    parts, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    parts = [(2 * p + 0.5).astype(np.float32) for p in parts]
+    found: list[NDArray[Any]] = []
+    for part in parts:
+        if cv2.contourArea(part) < min_area:
+            continue
+        hull = cv2.convexHull(part)
+        box = cv2.minAreaRect(hull)
+        long, short = max(box[1]), max(min(box[1]), 1.0)
+        if (cv2.contourArea(hull) < UNCHECKED_FILL * long * short
+                or not ASPECT[0] <= long / short <= ASPECT[1]
+                or long * short > LARGEST * shape[0] ** 2):
+            continue
+        quad = order_corners(cv2.boxPoints(box).astype(np.float32))
+        if not _near_edge(quad, shape) and _same(found, quad) is None:
+            found.append(quad)
+    return found
+
+
+UNCHECKED_OPENING = 0.3  # the opening's disc, relative to the smallest card's side
+UNCHECKED_FILL = 0.8  # the least share of its smallest rectangle a card's hull fills
+
+
 def _within(rect: tuple[int, int, int, int], box: tuple[int, int, int, int],
             here: tuple[int, int], full: tuple[int, int], margin: int) -> bool:
     """Whether a region's bounding rect (frame pixels) keeps ``margin`` from each side of
@@ -867,6 +974,10 @@ def find_cards(image: NDArray[Any], min_area: float, edges: bool = True) -> tupl
             everywhere = (slice(None), slice(None))
             for quad in _pattern_cards(planes, everywhere, blob, (0, 0), min_area,
                                        image.shape):
+                if _same(quads, quad) is None and not _overlapping([quad, *quads]):
+                    quads.append(quad)
+                    by_edges.append(True)
+            for quad in _unchecked_cards(planes, min_area, image.shape) if edges else []:
                 if _same(quads, quad) is None and not _overlapping([quad, *quads]):
                     quads.append(quad)
                     by_edges.append(True)
