@@ -420,6 +420,8 @@ def _opened_cards(planes: _Planes, roi: tuple[slice, slice], blob: NDArray[Any],
     return found
 
 
+UNCHECKED_OPENING = 0.3  # the opening's disc, relative to the smallest card's side
+UNCHECKED_FILL = 0.8  # the least share of its smallest rectangle a card's hull fills
 # a checked cloth's pattern: the autocorrelation's peaks (of the whole picture's level-1
 # whiteness, on a picture half as large) must reach this share of its centre, within this
 # many half-size pixels
@@ -470,6 +472,19 @@ def _shifted(image: NDArray[Any], by: NDArray[Any]) -> NDArray[Any]:
     return out
 
 
+def _solid_parts(mask: NDArray[Any], min_area: float, width: int) -> list[NDArray[Any]]:
+    """The outlines of a half-size mask's regions of an eighth of a card or more (min_area
+    is at full size), each filled and the whole opened with a disc ``width`` wide: what a
+    pattern's narrow bands leave of a card-sized solid shape."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    filled: NDArray[Any] = np.zeros_like(mask)
+    cv2.drawContours(filled, [c for c in contours if 4 * cv2.contourArea(c) >= 0.5 * min_area],
+                     -1, 255, -1)
+    opened = open_disc(filled, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (width, width)))
+    parts, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    return list(parts)
+
+
 def _unchecked_cards(planes: _Planes, min_area: float, shape: tuple[int, ...]) -> list[
         NDArray[Any]]:
     """Cards on a checked cloth, found by the pattern's period: a white check differs from
@@ -498,13 +513,7 @@ def _unchecked_cards(planes: _Planes, min_area: float, shape: tuple[int, ...]) -
         alike = cv2.bitwise_and(alike, near)
     # no closing, which would join two cards lying side by side (a card's pips are filled
     # as holes); the thin lines left where the period drifts (perspective) are opened off
-    contours, _ = cv2.findContours(alike, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    filled: NDArray[Any] = np.zeros_like(alike)
-    cv2.drawContours(filled, [c for c in contours if 4 * cv2.contourArea(c) >= 0.5 * min_area],
-                     -1, 255, -1)
-    width = int(UNCHECKED_OPENING * np.sqrt(min_area) / 2) | 1
-    opened = open_disc(filled, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (width, width)))
-    parts, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    parts = _solid_parts(alike, min_area, int(UNCHECKED_OPENING * np.sqrt(min_area) / 2) | 1)
     parts = [(2 * p + 0.5).astype(np.float32) for p in parts]
     found: list[NDArray[Any]] = []
     for part in parts:
@@ -521,10 +530,6 @@ def _unchecked_cards(planes: _Planes, min_area: float, shape: tuple[int, ...]) -
         if not _near_edge(quad, shape) and _same(found, quad) is None:
             found.append(quad)
     return found
-
-
-UNCHECKED_OPENING = 0.3  # the opening's disc, relative to the smallest card's side
-UNCHECKED_FILL = 0.8  # the least share of its smallest rectangle a card's hull fills
 
 
 def _within(rect: tuple[int, int, int, int], box: tuple[int, int, int, int],
@@ -926,16 +931,8 @@ def _backs_on_pale_table(planes: _Planes, min_area: float, shape: tuple[int, ...
     bar = max(float(np.median(sat[::4, ::4])) + BACK_SATURATION, 25.0)
     coloured = cv2.threshold(sat, bar, 255, cv2.THRESH_BINARY)[1]
     coloured = cv2.morphologyEx(coloured, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
-    contours, _ = cv2.findContours(coloured, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    filled = np.zeros_like(coloured)
-    cv2.drawContours(filled, [c for c in contours if cv2.contourArea(c) >= min_area / 8],
-                     -1, 255, -1)
-    width = int(0.3 * np.sqrt(min_area)) | 1
-    filled = cv2.morphologyEx(filled, cv2.MORPH_OPEN, cv2.getStructuringElement(
-        cv2.MORPH_ELLIPSE, (width, width)))
-    parts, _ = cv2.findContours(filled, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     out: list[NDArray[Any]] = []
-    for part in parts:
+    for part in _solid_parts(coloured, min_area, int(0.3 * np.sqrt(min_area)) | 1):
         area = 4 * cv2.contourArea(part)
         hull = cv2.convexHull(part) * 2
         if area < min_area or area < SOLID * cv2.contourArea(hull):
