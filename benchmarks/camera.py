@@ -14,7 +14,8 @@ said without asking but wrong, asked about (the session asks to confirm), refuse
 unreadable, and missed. A question is answered as the player would: "yes" when the reading is
 right, otherwise the true values typed. These recordings are a stand-in: the dice come from
 the photos the dice model learned from, on a generated paper table; the card design is one
-the card reader never learned from, on generated wood.
+the card reader never learned from, on generated wood, laid as legal Crazy Eights plays (a
+new game every GAME_CARDS cards), so that every card is one the game says something about.
 """
 
 from __future__ import annotations
@@ -108,10 +109,35 @@ def _card_recording(path: Path, cards: int, fps: int, size: tuple[int, int], see
     from vision.recording import write_video
 
     rng = np.random.default_rng(seed)
-    laid = [FULL_DECK[int(i)] for i in rng.choice(52, cards, replace=False)]
+    laid: list[Any] = []
+    while len(laid) < cards:
+        laid += _legal_game(FULL_DECK, min(GAME_CARDS, cards - len(laid)), rng)
     frames, due = lay_out(load_deck(design), laid, size, light, rng, keep=False)
     write_video(path, frames, fps)
     return due, [(str(card),) for card in laid]
+
+
+GAME_CARDS = 13  # a Crazy Eights game of the bench: the up card, then six plays each
+
+
+def _legal_game(deck: tuple[Any, ...], n: int, rng: np.random.Generator) -> list[Any]:
+    """``n`` cards a two-player Crazy Eights game accepts laid in turn: the up card, then
+    each matching the last in rank or suit, none seen twice, no eight (an eight waits for a
+    suit to be named, which the camera cannot do). Six plays each never empties a hand of
+    seven, so every card is a play the game takes and says something about."""
+    cards = [c for c in deck if c.rank != 8]
+    while True:  # a walk that runs out of matching cards starts again (rare)
+        order = [cards[int(i)] for i in rng.permutation(len(cards))]
+        game = [order.pop()]
+        while len(game) < n:
+            top = game[-1]
+            nxt = next((c for c in order if c.rank == top.rank or c.suit == top.suit), None)
+            if nxt is None:
+                break
+            order.remove(nxt)
+            game.append(nxt)
+        if len(game) == n:
+            return game
 
 
 def _calibrate(folder: Path, size: tuple[int, int]) -> None:
@@ -152,9 +178,10 @@ def _read(obs: Observation) -> tuple[Any, ...]:
 
 
 def play(role: str, video: Path, run: Run, new_session: Callable[[], Session],
-         sink: TimingSink) -> None:
+         sink: TimingSink, game_starts: frozenset[int] = frozenset()) -> None:
     """The recording through the real camera source into a session, timed; a game that
-    ends is followed by a new one, as at a table."""
+    ends is followed by a new one, as at a table, and so is each event in ``game_starts``
+    (the cards' games of GAME_CARDS)."""
     from vision.source import CameraSource
 
     fed: list[float] = []  # when each frame reached the reader
@@ -187,7 +214,8 @@ def play(role: str, video: Path, run: Run, new_session: Callable[[], Session],
                 run.other += 1
                 continue
             event = max((k for k, f in enumerate(run.due) if f <= frame), default=None)
-            if session.state.is_terminal():  # ended on a question left unanswered
+            if session.state.is_terminal() or (  # ended on a question left unanswered
+                    event in game_starts and event not in run.reported):
                 session.journal.close()
                 session = new_session()
             sink.first = None
@@ -285,7 +313,9 @@ def main(argv: list[str]) -> int:
                                        seed=args.seed, config=config))
             return games[-1]
 
-        play(args.what, video, run, new_session, sink)
+        starts = frozenset(range(GAME_CARDS, len(due), GAME_CARDS)) if args.what == "cards" \
+            else frozenset()
+        play(args.what, video, run, new_session, sink, starts)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     events = len(run.due)

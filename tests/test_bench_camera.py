@@ -47,3 +47,36 @@ def test_bench_camera_refuses_bad_arguments() -> None:
         camera.main(["dice", "--events", "0"])
     with pytest.raises(ValueError, match="WIDTHxHEIGHT"):
         camera.main(["dice", "--size", "big"])
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_the_cards_laid_are_plays_the_game_takes(seed: int) -> None:
+    """Each game of the card recording (the up card, then six plays each) goes through the
+    Crazy Eights engine as the camera's cards would, every card taken."""
+    import numpy as np
+
+    from companion.cards import FULL_DECK
+    from companion.engine import CHANCE
+    from companion.games import find
+    from companion.observations import CardSeen
+
+    rng = np.random.default_rng(seed)
+    cards = camera._legal_game(FULL_DECK, camera.GAME_CARDS, rng)
+    assert len(cards) == camera.GAME_CARDS == len(set(cards))
+    game = find("crazy-eights")(["Ann", "Bob"], {})
+    state = game.new_state()
+    for k, card in enumerate(cards):
+        assert (state.current_player() == CHANCE) == (k == 0)
+        state.apply(game.interpret(state, CardSeen(source="camera", card=str(card))))
+    assert not state.is_terminal() and len(state.discard) == camera.GAME_CARDS  # type: ignore[attr-defined]
+
+
+def test_bench_camera_times_every_card_the_game_took(capsys: pytest.CaptureFixture[str]
+                                                     ) -> None:
+    """15 cards: a game of GAME_CARDS and the start of the next; every card read right (said
+    or confirmed) was a legal play, so the companion spoke about it and it was timed."""
+    result = _run(capsys, "cards", "--events", "15")
+    assert result["events"] == 15 and _accounted(result) == 15
+    assert result["games"] == 2
+    right = int(result["said_sure_right"]) + int(result["asked_right"])  # type: ignore[call-overload]
+    assert int(result["timed"]) >= right > 0  # type: ignore[call-overload]
