@@ -41,6 +41,7 @@ from vision.dice_features import (
     crop,
     net_inputs,
 )
+from vision.memory import keep_freed_memory
 from vision.picture import unreadable
 from vision.pips import count_pips_many
 
@@ -380,6 +381,9 @@ class DiceReader:
         if not path.is_file():
             raise FileNotFoundError(f"no dice model at {path}: run python -m "
                                     "vision.train.train_dice")
+        # each frame frees and allocates again megabytes of arrays: kept for reuse instead of
+        # handed back to the kernel, they are not page-faulted afresh (vision/memory.py)
+        keep_freed_memory()
         net, extra = ConvNet.load(path)
         reader = cls(net, extra["pip_confusion"].astype(np.float32), float(extra["accept"]))
         reader.pip_weight = float(extra.get("pip_weight", 1.0))

@@ -56,16 +56,59 @@ def count_pips(patch_bgr: NDArray[Any]) -> int:
 
 
 def count_pips_many(patches: NDArray[Any]) -> list[int]:
-    """count_pips for each of n crops (n, side, side, 3): the colour steps for all at once
-    (the same figures as one by one, in about half the time)."""
-    n, side = len(patches), patches.shape[1]
-    if n == 0:
+    """count_pips for each of n crops (n, side, side, 3): the colour steps for all at once,
+    and the blobs of all crops found and measured in one call (_count_blobs; the same
+    counts as one crop at a time, _count_blobs_plain, in less than half the time)."""
+    if len(patches) == 0:
         return []
-    die, centre, disc, rim = _geometry(side)
+    return _count_blobs(_pip_distances(patches))
+
+
+def _pip_distances(patches: NDArray[Any]) -> NDArray[Any]:
+    """Twice each pixel's colour distance from the face, 0 outside the disc (n, side, side)."""
+    n, side = len(patches), patches.shape[1]
+    _, centre, disc, _ = _geometry(side)
     lab = cv2.cvtColor(np.ascontiguousarray(patches, np.uint8).reshape(n * side, side, 3),
                        cv2.COLOR_BGR2LAB).reshape(n, side, side, 3)
     dist_u8 = _twice_distance(lab, centre)
     dist_u8[:, ~disc] = 0
+    return dist_u8
+
+
+def _levels(dist_u8: NDArray[Any], disc: NDArray[Any]) -> list[float]:
+    """Each crop's bar between face and pips: Otsu's over the disc, at least 50 (a floor
+    that keeps grain on a blank face from becoming pips)."""
+    inside = dist_u8[:, disc]
+    return [max(cv2.threshold(row.reshape(-1, 1), 0, 255,
+                              cv2.THRESH_BINARY + cv2.THRESH_OTSU)[0], 50.0)
+            for row in inside]
+
+
+def _count_blobs(dist_u8: NDArray[Any]) -> list[int]:
+    """The pips of each crop: the crops' masks stacked into one tall image and labelled in
+    one call. No blob crosses from one crop into the next: the masks are 0 outside the disc,
+    which keeps a few pixels from every side of its crop (_geometry), so each blob and its
+    box and area are the same as crop by crop."""
+    n, side = dist_u8.shape[:2]
+    die, _, disc, rim = _geometry(side)
+    # the bars are whole numbers (Otsu's on bytes, or 50): the pixels above them, as
+    # cv2.threshold's binary mask gives them
+    levels = np.array(_levels(dist_u8, disc))
+    mask = (dist_u8 > levels[:, None, None]).view(np.uint8).reshape(n * side, side)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
+    touching = np.zeros(count, bool)
+    touching[labels.reshape(n, side, side)[:, rim]] = True
+    _x, y, w, h, area = stats[1:].T
+    pip_area = (die * 0.09) ** 2 * np.pi
+    pip = (~touching[1:] & (0.3 * pip_area <= area) & (area <= 3.0 * pip_area)
+           & ~(np.maximum(w, h) > 2.2 * np.minimum(w, h)) & ~(area < 0.45 * w * h))
+    return [int(v) for v in np.bincount(y[pip] // side, minlength=n)]
+
+
+def _count_blobs_plain(dist_u8: NDArray[Any]) -> list[int]:
+    """_count_blobs one crop at a time (the reader's way until 2026-11-27; tests compare)."""
+    side = dist_u8.shape[1]
+    die, _, disc, rim = _geometry(side)
     pip_area = (die * 0.09) ** 2 * np.pi
     counts = []
     for one in dist_u8:
