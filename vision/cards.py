@@ -38,6 +38,7 @@ from numpy.typing import NDArray
 
 from companion.cards import RANKS, SUITS, Card
 from vision.dice_features import hog
+from vision.memory import keep_freed_memory
 from vision.mlp import MLP
 from vision.morph import open_disc
 from vision.picture import unreadable
@@ -1300,6 +1301,7 @@ class CardReader:
                                     "vision.train.train_cards")
         rank_net, _ = MLP.load(rank_path)
         suit_net, _ = MLP.load(suit_path)
+        keep_freed_memory()  # a frame's arrays reused, not page-faulted afresh (vision/memory.py)
         return cls(rank_net, suit_net)
 
     def faces(self, image: NDArray[Any], edges: bool = True) -> tuple[
