@@ -1020,6 +1020,14 @@ INDEX_AREA = (64, 112)
 # the ink level (0..1, of the darkest ink in the area) of an index glyph's strokes: a thin red
 # stroke, blurred, reaches about a third of a large black pip's
 INK = 0.22
+# a straight run of ink this long (of the index area's width, of its height) is a line:
+# a card's frame or the table's edge, never a rank's or suit's stroke
+LINE_ROW = 0.45
+LINE_COLUMN = 0.4
+LINE_BAND = 8  # pixels from the area's edge where such a line is looked for
+# a shape beside the line taken off, lower or narrower than this (of the area's height,
+# of its width), is what is left of the line: a rank glyph is taller, a suit wider
+LINE_REST = 0.1
 RANK_SIZE = (16, 24)  # the rank glyph, stretched to this (w, h) whatever its size
 SUIT_SIZE = (16, 16)
 
@@ -1077,13 +1085,47 @@ def find_index(ink: NDArray[Any]) -> tuple[list[int], list[int], NDArray[Any], N
     along the area's edge (a border line, the table beyond the card) or out of it (a court
     picture, a large pip) are not the index. Returns the two lists of labels, the labels
     image and the shapes' stats (empty lists when no index is found)."""
-    h, w = ink.shape
     binary = (ink > INK).astype(np.uint8)
+    found = _index_shapes(binary, None)
+    if found[0] and found[1]:
+        return found
+    # a dark frame along the card's edge, or the table beyond a quad fitted a little inside
+    # the card, joins a glyph set close to the edge (bellot's index) into one shape along
+    # the area's edge, which is no index: where no whole index was found, long straight
+    # runs of ink along the top and the left edge (a pip is wider than a line, but never
+    # this near the edge) are taken off, with a pixel round them, and the shapes found
+    # again; kept only if a rank and a suit are found so (an index found whole stays as
+    # it was, as the networks were trained on it)
+    h, w = ink.shape
+    line = np.zeros_like(binary)
+    for band, kernel in (((slice(0, LINE_BAND), slice(None)), (1, int(LINE_ROW * w))),
+                         ((slice(None), slice(0, LINE_BAND)), (int(LINE_COLUMN * h), 1))):
+        line[band] |= cv2.morphologyEx(binary[band], cv2.MORPH_OPEN, np.ones(kernel, np.uint8),
+                                       borderType=cv2.BORDER_CONSTANT, borderValue=0)
+    if not line.any():
+        return found
+    line = cv2.dilate(line, np.ones((3, 3), np.uint8))
+    binary[line > 0] = 0
+    again = _index_shapes(binary, line)
+    return again if again[0] and again[1] else found
+
+
+def _index_shapes(binary: NDArray[Any], line: NDArray[Any] | None) -> tuple[
+        list[int], list[int], NDArray[Any], NDArray[Any]]:
+    """find_index on the ink's mask (``line``: the line taken off it, or None)."""
+    h, w = binary.shape
     count, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
+    # what is left of a line taken off (a rounded corner's arc, a slanted line's steps)
+    # lies beside it: low, narrow, or within the band
+    beside = set() if line is None else set(np.unique(
+        labels[cv2.dilate(line, np.ones((3, 3), np.uint8)) > 0]).tolist())
     shapes = []
     rows = stats.tolist()  # Python ints: the loops below read them often
     for i in range(1, count):
         x, y, bw, bh, area = rows[i]
+        if i in beside and (bh < LINE_REST * h or bw <= LINE_REST * w
+                            or x + bw <= LINE_BAND + 1):
+            continue
         if x < 0.3 * w and x + bw > 0.6 * w and area >= 6:
             _cut_glyph(labels, stats, i, w)
             rows[i] = stats[i].tolist()
