@@ -1097,14 +1097,15 @@ def find_index(ink: NDArray[Any]) -> tuple[list[int], list[int], NDArray[Any], N
     # again; kept only if a rank and a suit are found so (an index found whole stays as
     # it was, as the networks were trained on it)
     h, w = ink.shape
-    line = np.zeros_like(binary)
+    straight: NDArray[Any] = np.zeros_like(binary)
     for band, kernel in (((slice(0, LINE_BAND), slice(None)), (1, int(LINE_ROW * w))),
                          ((slice(None), slice(0, LINE_BAND)), (int(LINE_COLUMN * h), 1))):
-        line[band] |= cv2.morphologyEx(binary[band], cv2.MORPH_OPEN, np.ones(kernel, np.uint8),
-                                       borderType=cv2.BORDER_CONSTANT, borderValue=0)
-    if not line.any():
+        straight[band] |= cv2.morphologyEx(binary[band], cv2.MORPH_OPEN,
+                                           np.ones(kernel, np.uint8),
+                                           borderType=cv2.BORDER_CONSTANT, borderValue=0)
+    if not straight.any():
         return found
-    line = cv2.dilate(line, np.ones((3, 3), np.uint8))
+    line: NDArray[Any] = cv2.dilate(straight, np.ones((3, 3), np.uint8))
     binary[line > 0] = 0
     again = _index_shapes(binary, line)
     return again if again[0] and again[1] else found
