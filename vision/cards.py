@@ -944,6 +944,34 @@ def _backs_on_pale_table(planes: _Planes, min_area: float, shape: tuple[int, ...
     return out
 
 
+# a pip lying at the card's edge (large pips, or a dark frame they touch: knoll's) opens
+# its hole in the paper's mask to the table, a notch in the outline that fails judge: the
+# outline closed with a disc this wide (relative to the smallest card's side) is judged
+# instead, if that filled no more than NOTCH_FILL of it (closing fills notches only: two
+# cards crossing or a fan keep their shape)
+NOTCH_CLOSE = 0.5
+NOTCH_FILL = 0.05
+
+
+def _notched_card(contour: NDArray[Any], min_area: float, shape: tuple[int, ...]
+                  ) -> NDArray[Any] | str:
+    """judge's verdict on the outline with its narrow notches closed, or OVERLAP."""
+    width = int(NOTCH_CLOSE * np.sqrt(min_area)) | 1
+    x, y, w, h = cv2.boundingRect(contour)
+    blob: NDArray[Any] = np.zeros((h + 2 * width, w + 2 * width), np.uint8)
+    cv2.drawContours(blob, [contour], -1, 255, -1, offset=(width - x, width - y))
+    closed = cv2.morphologyEx(blob, cv2.MORPH_CLOSE,
+                              cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (width, width)))
+    outlines, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE,
+                                   offset=(x - width, y - width))
+    if len(outlines) != 1:
+        return OVERLAP
+    area = cv2.contourArea(outlines[0])
+    if area - cv2.contourArea(contour) > NOTCH_FILL * area:
+        return OVERLAP
+    return judge(outlines[0], shape)
+
+
 def find_cards(image: NDArray[Any], min_area: float, edges: bool = True) -> tuple[
         list[NDArray[Any]], list[Refused], list[bool]]:
     """Card quadrilaterals, refused outlines, and per card whether only the image's edges
@@ -992,6 +1020,8 @@ def find_cards(image: NDArray[Any], min_area: float, edges: bool = True) -> tupl
             by_edges += [False] * len(pair)
             continue
         verdict = judge(contour, image.shape)
+        if isinstance(verdict, str) and verdict == OVERLAP and edges:
+            verdict = _notched_card(contour, min_area, image.shape)
         if not isinstance(verdict, str):
             quads.append(verdict)
             by_edges.append(False)
