@@ -3,7 +3,7 @@ for places on a picture half as large and opens exactly at full size around each
 find the same cards as the plain opening of the whole outline at full size. Cards touching
 side by side are found as two, and a back on a pale table is reported face down. Cards on a
 checked cloth are found by the cloth's period (_unchecked_cards). An index joined to the
-card's frame is found (find_index)."""
+card's frame is found (find_index), and a card notched by a pip at its edge (_notched_card)."""
 
 from __future__ import annotations
 
@@ -140,3 +140,19 @@ def test_an_index_joined_to_the_cards_frame_is_found() -> None:
                 whole += bool(rank and suit and _box_of(stats, rank)[1] < 0.2 * h)
     assert corners >= 30
     assert whole >= 0.7 * corners, (whole, corners)
+
+
+# Validation scenes of knoll-vector on felt where a large pip at the card's edge opened a
+# notch in its outline, which the finder before refused as overlapping cards
+@pytest.mark.parametrize(("seed", "card"), [(6_000_103, "QS"), (6_000_106, "9C"),
+                                            (6_000_135, "10H"), (6_000_159, "JS")])
+def test_a_card_notched_by_a_pip_at_its_edge_is_found(seed: int, card: str) -> None:
+    scene = art_scene(np.random.default_rng(seed), [load_deck("knoll-vector")],
+                      light="normal", kind="felt")
+    i = next(k for k, c in enumerate(scene.cards) if str(c.card) == card)
+    quads, _, refused, _, _ = CardReader.load().faces(scene.image)
+    assert i in {nearest_card(scene, q.mean(axis=0)) for q in quads}, seed
+    x, y = np.array(scene.cards[i].corners).mean(axis=0)
+    assert not any(min(p[0] for p in r.corners) <= x <= max(p[0] for p in r.corners)
+                   and min(p[1] for p in r.corners) <= y <= max(p[1] for p in r.corners)
+                   for r in refused), seed
