@@ -945,6 +945,34 @@ def _backs_on_pale_table(planes: _Planes, min_area: float, shape: tuple[int, ...
     return out
 
 
+# a pip lying at the card's edge (large pips, or a dark frame they touch: knoll's) opens
+# its hole in the paper's mask to the table, a notch in the outline that fails judge: the
+# outline closed with a disc this wide (relative to the smallest card's side) is judged
+# instead, if that filled no more than NOTCH_FILL of it (closing fills notches only: two
+# cards crossing or a fan keep their shape)
+NOTCH_CLOSE = 0.5
+NOTCH_FILL = 0.05
+
+
+def _notched_card(contour: NDArray[Any], min_area: float, shape: tuple[int, ...]
+                  ) -> NDArray[Any] | str:
+    """judge's verdict on the outline with its narrow notches closed, or OVERLAP."""
+    width = int(NOTCH_CLOSE * np.sqrt(min_area)) | 1
+    x, y, w, h = cv2.boundingRect(contour)
+    blob: NDArray[Any] = np.zeros((h + 2 * width, w + 2 * width), np.uint8)
+    cv2.drawContours(blob, [contour], -1, 255, -1, offset=(width - x, width - y))
+    closed = cv2.morphologyEx(blob, cv2.MORPH_CLOSE,
+                              cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (width, width)))
+    outlines, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE,
+                                   offset=(x - width, y - width))
+    if len(outlines) != 1:
+        return OVERLAP
+    area = cv2.contourArea(outlines[0])
+    if area - cv2.contourArea(contour) > NOTCH_FILL * area:
+        return OVERLAP
+    return judge(outlines[0], shape)
+
+
 def find_cards(image: NDArray[Any], min_area: float, edges: bool = True) -> tuple[
         list[NDArray[Any]], list[Refused], list[bool]]:
     """Card quadrilaterals, refused outlines, and per card whether only the image's edges
@@ -993,6 +1021,8 @@ def find_cards(image: NDArray[Any], min_area: float, edges: bool = True) -> tupl
             by_edges += [False] * len(pair)
             continue
         verdict = judge(contour, image.shape)
+        if isinstance(verdict, str) and verdict == OVERLAP and edges:
+            verdict = _notched_card(contour, min_area, image.shape)
         if not isinstance(verdict, str):
             quads.append(verdict)
             by_edges.append(False)
@@ -1021,6 +1051,14 @@ INDEX_AREA = (64, 112)
 # the ink level (0..1, of the darkest ink in the area) of an index glyph's strokes: a thin red
 # stroke, blurred, reaches about a third of a large black pip's
 INK = 0.22
+# a straight run of ink this long (of the index area's width, of its height) is a line:
+# a card's frame or the table's edge, never a rank's or suit's stroke
+LINE_ROW = 0.45
+LINE_COLUMN = 0.4
+LINE_BAND = 8  # pixels from the area's edge where such a line is looked for
+# a shape beside the line taken off, lower or narrower than this (of the area's height,
+# of its width), is what is left of the line: a rank glyph is taller, a suit wider
+LINE_REST = 0.1
 RANK_SIZE = (16, 24)  # the rank glyph, stretched to this (w, h) whatever its size
 SUIT_SIZE = (16, 16)
 
@@ -1078,13 +1116,48 @@ def find_index(ink: NDArray[Any]) -> tuple[list[int], list[int], NDArray[Any], N
     along the area's edge (a border line, the table beyond the card) or out of it (a court
     picture, a large pip) are not the index. Returns the two lists of labels, the labels
     image and the shapes' stats (empty lists when no index is found)."""
-    h, w = ink.shape
     binary = (ink > INK).astype(np.uint8)
+    found = _index_shapes(binary, None)
+    if found[0] and found[1]:
+        return found
+    # a dark frame along the card's edge, or the table beyond a quad fitted a little inside
+    # the card, joins a glyph set close to the edge (bellot's index) into one shape along
+    # the area's edge, which is no index: where no whole index was found, long straight
+    # runs of ink along the top and the left edge (a pip is wider than a line, but never
+    # this near the edge) are taken off, with a pixel round them, and the shapes found
+    # again; kept only if a rank and a suit are found so (an index found whole stays as
+    # it was, as the networks were trained on it)
+    h, w = ink.shape
+    straight: NDArray[Any] = np.zeros_like(binary)
+    for band, kernel in (((slice(0, LINE_BAND), slice(None)), (1, int(LINE_ROW * w))),
+                         ((slice(None), slice(0, LINE_BAND)), (int(LINE_COLUMN * h), 1))):
+        straight[band] |= cv2.morphologyEx(binary[band], cv2.MORPH_OPEN,
+                                           np.ones(kernel, np.uint8),
+                                           borderType=cv2.BORDER_CONSTANT, borderValue=0)
+    if not straight.any():
+        return found
+    line: NDArray[Any] = cv2.dilate(straight, np.ones((3, 3), np.uint8))
+    binary[line > 0] = 0
+    again = _index_shapes(binary, line)
+    return again if again[0] and again[1] else found
+
+
+def _index_shapes(binary: NDArray[Any], line: NDArray[Any] | None) -> tuple[
+        list[int], list[int], NDArray[Any], NDArray[Any]]:
+    """find_index on the ink's mask (``line``: the line taken off it, or None)."""
+    h, w = binary.shape
     count, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
+    # what is left of a line taken off (a rounded corner's arc, a slanted line's steps)
+    # lies beside it: low, narrow, or within the band
+    beside = set() if line is None else set(np.unique(
+        labels[cv2.dilate(line, np.ones((3, 3), np.uint8)) > 0]).tolist())
     shapes = []
     rows = stats.tolist()  # Python ints: the loops below read them often
     for i in range(1, count):
         x, y, bw, bh, area = rows[i]
+        if i in beside and (bh < LINE_REST * h or bw <= LINE_REST * w
+                            or x + bw <= LINE_BAND + 1):
+            continue
         if x < 0.3 * w and x + bw > 0.6 * w and area >= 6:
             _cut_glyph(labels, stats, i, w)
             rows[i] = stats[i].tolist()
