@@ -9,7 +9,13 @@ others) and few tables. So that the reader is not tied to them:
   colour field laid over it), blurred, noisy, relit;
 - ``texture``: a crop of something that is not a die, made up: felt of many colours with
   seams and folds, wood grain, carpet, a tray's wall or corner, a soft shadow, a hand's
-  fingers, a screw hole; trained as "none".
+  fingers, a screw hole; trained as "none";
+- ``empty_table``: a whole made-up picture with no die in it (issue 15, from-scratch recipe
+  only): a tray whose rim is printed with a blurred pattern of dark blocks on a paper or
+  cloth table, a felt tray with rounded corners and wooden walls on a carpet, or a printed
+  table. The reader's candidates on it (its rim, walls, corners, print) are "none" crops:
+  the network trained from scratch read such rims and corners as dice where the tray photos'
+  network did not.
 """
 
 from __future__ import annotations
@@ -206,3 +212,107 @@ def degrade(patch: Image, rng: np.random.Generator) -> Image:
         if decoded is not None:
             out = decoded
     return np.ascontiguousarray(out)
+
+
+def _paper(rng: np.random.Generator, w: int, h: int) -> Image:
+    """A light paper or cloth table: a soft lighting gradient and grain."""
+    grey = rng.uniform(150, 225)
+    base = np.array([grey - 4, grey, grey + 3], np.float32) + rng.uniform(-12, 12, 3)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    light = 1 + rng.uniform(-0.12, 0.12) * (xx / w - 0.5) + rng.uniform(-0.1, 0.1) * (
+        yy / h - 0.5)
+    grain = rng.normal(0, rng.uniform(1, 5), (h, w, 1)).astype(np.float32)
+    return base * light[..., None] + grain
+
+
+def _blocks(rng: np.random.Generator, w: int, h: int, low: int, high: int) -> Image:
+    """A pattern of coloured blocks (a tray's printed rim, a printed table), blurred."""
+    cell = int(rng.integers(8, 40))
+    blocks = rng.integers(low, high, (h // cell + 1, w // cell + 1, 3)).astype(np.uint8)
+    big = cv2.resize(blocks, ((w // cell + 1) * cell, (h // cell + 1) * cell),
+                     interpolation=cv2.INTER_NEAREST)[:h, :w]
+    k = int(rng.choice([1, 5, 9, 13]))
+    return cv2.GaussianBlur(big, (k, k), 0).astype(np.float32) if k > 1 else big.astype(
+        np.float32)
+
+
+def _floor_box(rng: np.random.Generator, w: int, h: int) -> tuple[int, int, int, int]:
+    x0, y0 = int(rng.uniform(0.05, 0.3) * w), int(rng.uniform(0.05, 0.3) * h)
+    x1, y1 = int(rng.uniform(0.7, 0.95) * w), int(rng.uniform(0.7, 0.95) * h)
+    return x0, y0, x1, y1
+
+
+def _printed_rim(rng: np.random.Generator, w: int, h: int) -> Image:
+    """A tray on a paper table, its floor of the table's colour or another, its rim printed."""
+    img = _paper(rng, w, h)
+    x0, y0, x1, y1 = _floor_box(rng, w, h)
+    rim = int(rng.uniform(15, 70))
+    high = int(rng.choice([90, 140, 255]))
+    pattern = _blocks(rng, w, h, 10, high)
+    mask = np.zeros((h, w), bool)
+    mask[max(0, y0 - rim) : y1 + rim, max(0, x0 - rim) : x1 + rim] = True
+    mask[y0:y1, x0:x1] = False
+    img[mask] = pattern[mask]
+    if rng.random() < 0.5:  # a floor of its own colour
+        floor = img[y0:y1, x0:x1]
+        img[y0:y1, x0:x1] = floor * rng.uniform(0.3, 1.1, 3).astype(np.float32)
+    return img
+
+
+def _felt_tray(rng: np.random.Generator, w: int, h: int) -> Image:
+    """A felt tray on a carpet: rounded corners, wooden walls, a seam, light from one side."""
+    cell = int(rng.integers(2, 8))
+    pick = rng.integers(0, 3, (h // cell + 1, w // cell + 1))
+    colours = rng.uniform(30, 220, (3, 3))
+    img = cv2.resize(colours[pick].astype(np.float32), ((w // cell + 1) * cell,
+                     (h // cell + 1) * cell), interpolation=cv2.INTER_NEAREST)[:h, :w]
+    if rng.random() < 0.4:
+        img = _paper(rng, w, h)
+    x0, y0, x1, y1 = _floor_box(rng, w, h)
+    wall = int(rng.uniform(15, 70))
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    grain = rng.uniform(8, 30) * np.sin(xx * rng.uniform(0.1, 0.5)
+                                        + rng.uniform(1, 5) * np.sin(yy * rng.uniform(0.02, 0.1)))
+    if rng.random() < 0.5:
+        grain = grain.T[:h, :w] if h == w else np.rot90(grain, 2).copy()
+    tone = np.array([rng.uniform(30, 120), rng.uniform(60, 160), rng.uniform(90, 220)])
+    wood = tone + grain[..., None]
+    ya, yb, xa, xb = max(0, y0 - wall), y1 + wall, max(0, x0 - wall), x1 + wall
+    img[ya:yb, xa:xb] = wood[ya:yb, xa:xb]
+    r = int(rng.uniform(0, 60))
+    floor = np.zeros((h, w), np.uint8)
+    cv2.rectangle(floor, (x0 + r, y0), (x1 - r, y1), 1, -1)
+    cv2.rectangle(floor, (x0, y0 + r), (x1, y1 - r), 1, -1)
+    for cx, cy in ((x0 + r, y0 + r), (x1 - r, y0 + r), (x0 + r, y1 - r), (x1 - r, y1 - r)):
+        cv2.circle(floor, (cx, cy), r, 1, -1)
+    fuzz = cv2.GaussianBlur(rng.normal(0, rng.uniform(4, 20), (h, w)).astype(np.float32),
+                            (0, 0), 0.8)
+    felt = _colour(rng) * rng.uniform(0.15, 0.9) + fuzz[..., None] + rng.uniform(-20, 20) * (
+        (xx - x0) / max(1, x1 - x0))[..., None]
+    if rng.random() < 0.6:  # a seam
+        felt[np.abs(xx - (x0 + x1) / 2 - rng.uniform(-0.4, 0.4) * (yy - y0)) < 1.5] -= (
+            rng.uniform(-40, 40))
+    img[floor == 1] = felt[floor == 1]
+    return img
+
+
+def _printed_table(rng: np.random.Generator, w: int, h: int) -> Image:
+    """A printed table or play mat: blocks of colour, or paper with dark print on it."""
+    if rng.random() < 0.5:
+        return _blocks(rng, w, h, 0, 255)
+    img = _paper(rng, w, h)
+    print_ = _blocks(rng, w, h, 0, 255)
+    mask = _smooth_field(rng, max(w, h), int(rng.integers(4, 16)))[:h, :w, 0] > rng.uniform(
+        0.2, 0.7)
+    img[mask] = print_[mask]
+    return img
+
+
+SCENES = (_printed_rim, _printed_rim, _felt_tray, _felt_tray, _printed_table)
+
+
+def empty_table(rng: np.random.Generator, w: int = 960, h: int = 640) -> Image:
+    """A made-up picture of an empty tray or table (BGR bytes, no die in it)."""
+    maker = SCENES[int(rng.integers(len(SCENES)))]
+    img = maker(rng, w, h) + rng.normal(0, 2.0, (h, w, 3))
+    return np.clip(img, 0, 255).astype(np.uint8)
