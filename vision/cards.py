@@ -432,6 +432,10 @@ LATTICE_REACH = 45
 # half a check's period away, where a white check differs from the half-tone check beside it
 PERIOD_ALIKE = 36.0
 PERIOD_SHARE = 0.5  # of the median difference half a period away (the table's)
+# the shifts compared, in half periods: an odd number of them lands a white check on a
+# half-tone one; a card's paper between large pips (knoll-vector's) often lands on a pip half
+# a period away on both sides, and on paper one and a half periods away (issue 15)
+PERIOD_STEPS = (0.5, 1.5)
 
 
 def _lattice(white: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any]] | None:
@@ -490,8 +494,8 @@ def _unchecked_cards(planes: _Planes, min_area: float, shape: tuple[int, ...]) -
         NDArray[Any]]:
     """Cards on a checked cloth, found by the pattern's period: a white check differs from
     the checks half a period away on both sides, along both axes; a card's paper is like
-    itself half a period away on at least one side along each axis (a card is wider than a
-    check's period). What is white and so alike is filled, opened, and its hull's smallest
+    itself half (or one and a half) a period away on at least one side along each axis (a
+    card is wider than a check's period). What is white and so alike is filled, opened, and its hull's smallest
     rectangle taken (the outline left is ragged: fitting its sides read worse)."""
     halves = _lattice(planes.white(1))
     if halves is None:
@@ -504,7 +508,7 @@ def _unchecked_cards(planes: _Planes, min_area: float, shape: tuple[int, ...]) -
                           127, 255, cv2.THRESH_BINARY)[1]
     for half in halves:
         near: NDArray[Any] = np.zeros_like(alike)
-        for step in (half / 2, -half / 2):
+        for step in (sign * m * half for m in PERIOD_STEPS for sign in (1, -1)):
             # the sum saturates at 255 in uint8, far above the bar
             diff = cv2.transform(cv2.absdiff(lab, _shifted(lab, step)), np.ones((1, 3)))
             # a faint cloth's checks differ less: the bar follows the table's own contrast
