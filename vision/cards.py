@@ -808,6 +808,13 @@ def _on_pale_table(planes: _Planes, min_area: float, shape: tuple[int, ...]) -> 
         for part in parts:
             area = cv2.contourArea(part)
             hull = cv2.convexHull(part)
+            if area >= min_area and area < SOLID * cv2.contourArea(hull):
+                # large pips at a card's edge (knoll-vector's) notch its paper: closed, the
+                # notches fill; two cards crossing keep their shape (issue 15)
+                closed = _closed_notches(part, min_area)
+                if closed is not None:
+                    part, area = closed, cv2.contourArea(closed)
+                    hull = cv2.convexHull(part)
             if area < min_area or area < SOLID * cv2.contourArea(hull):
                 continue
             # two cards side by side (the hull would hide the notches between them; and
@@ -958,9 +965,8 @@ NOTCH_CLOSE = 0.5
 NOTCH_FILL = 0.05
 
 
-def _notched_card(contour: NDArray[Any], min_area: float, shape: tuple[int, ...]
-                  ) -> NDArray[Any] | str:
-    """judge's verdict on the outline with its narrow notches closed, or OVERLAP."""
+def _closed_notches(contour: NDArray[Any], min_area: float) -> NDArray[Any] | None:
+    """The outline with its narrow notches closed (None if closing left it in pieces)."""
     width = int(NOTCH_CLOSE * np.sqrt(min_area)) | 1
     x, y, w, h = cv2.boundingRect(contour)
     blob: NDArray[Any] = np.zeros((h + 2 * width, w + 2 * width), np.uint8)
@@ -969,12 +975,19 @@ def _notched_card(contour: NDArray[Any], min_area: float, shape: tuple[int, ...]
                               cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (width, width)))
     outlines, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE,
                                    offset=(x - width, y - width))
-    if len(outlines) != 1:
+    return outlines[0] if len(outlines) == 1 else None
+
+
+def _notched_card(contour: NDArray[Any], min_area: float, shape: tuple[int, ...]
+                  ) -> NDArray[Any] | str:
+    """judge's verdict on the outline with its narrow notches closed, or OVERLAP."""
+    closed = _closed_notches(contour, min_area)
+    if closed is None:
         return OVERLAP
-    area = cv2.contourArea(outlines[0])
+    area = cv2.contourArea(closed)
     if area - cv2.contourArea(contour) > NOTCH_FILL * area:
         return OVERLAP
-    return judge(outlines[0], shape)
+    return judge(closed, shape)
 
 
 def find_cards(image: NDArray[Any], min_area: float, edges: bool = True) -> tuple[
