@@ -495,8 +495,9 @@ def _unchecked_cards(planes: _Planes, min_area: float, shape: tuple[int, ...]) -
     """Cards on a checked cloth, found by the pattern's period: a white check differs from
     the checks half a period away on both sides, along both axes; a card's paper is like
     itself half (or one and a half) a period away on at least one side along each axis (a
-    card is wider than a check's period). What is white and so alike is filled, opened, and its hull's smallest
-    rectangle taken (the outline left is ragged: fitting its sides read worse)."""
+    card is wider than a check's period). What is white and so alike is filled, opened,
+    and its hull's smallest rectangle taken (the outline left is ragged: fitting its sides
+    read worse)."""
     halves = _lattice(planes.white(1))
     if halves is None:
         return []
