@@ -794,9 +794,10 @@ def _on_pale_table(planes: _Planes, min_area: float, shape: tuple[int, ...]) -> 
     width = int(0.25 * np.sqrt(min_area)) | 1  # cuts a newspaper's gutter off a card
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (width, width))
     found: list[NDArray[Any]] = []
-    for contour in contours:
-        if cv2.contourArea(contour) < 0.5 * min_area:
-            continue
+    outlines = [c for c in contours if cv2.contourArea(c) >= 0.5 * min_area]
+    first = len(outlines)
+    for k, contour in enumerate(outlines):
+        before = len(found)
         # opened within its box (and the disc's width around it), not the whole frame
         x, y, w, h = cv2.boundingRect(contour)
         x0, y0 = max(x - width, 0), max(y - width, 0)
@@ -826,6 +827,12 @@ def _on_pale_table(planes: _Planes, min_area: float, shape: tuple[int, ...]) -> 
                 if not isinstance(quad, str) and not _near_edge(quad, shape) and _same(
                         found, quad) is None:
                     found.append(quad)
+        if len(found) == before and k < first and cv2.contourArea(contour) >= min_area:
+            # large pips in a chain to a card's edge leave strips of paper that the opening
+            # cuts through: once more with the outline's notches closed first (issue 15)
+            closed = _closed_notches(contour, min_area)
+            if closed is not None:
+                outlines.append(closed)
     return found
 
 
