@@ -490,33 +490,9 @@ def _solid_parts(mask: NDArray[Any], min_area: float, width: int) -> list[NDArra
     return list(parts)
 
 
-def _unchecked_cards(planes: _Planes, min_area: float, shape: tuple[int, ...]) -> list[
+def _unchecked_quads(alike: NDArray[Any], min_area: float, shape: tuple[int, ...]) -> list[
         NDArray[Any]]:
-    """Cards on a checked cloth, found by the pattern's period: a white check differs from
-    the checks half a period away on both sides, along both axes; a card's paper is like
-    itself half (or one and a half) a period away on at least one side along each axis (a
-    card is wider than a check's period). What is white and so alike is filled, opened,
-    and its hull's smallest rectangle taken (the outline left is ragged: fitting its sides
-    read worse)."""
-    halves = _lattice(planes.white(1))
-    if halves is None:
-        return []
-    # on a picture half as large (the area average blurs the cloth's noise): a quarter of
-    # the cost; the rectangles are brought back to full size
-    half_size = (shape[1] // 2, shape[0] // 2)
-    lab = cv2.resize(planes.lab, half_size, interpolation=cv2.INTER_AREA)
-    alike = cv2.threshold(cv2.resize(planes.white(0), half_size, interpolation=cv2.INTER_AREA),
-                          127, 255, cv2.THRESH_BINARY)[1]
-    for half in halves:
-        near: NDArray[Any] = np.zeros_like(alike)
-        for step in (sign * m * half for m in PERIOD_STEPS for sign in (1, -1)):
-            # the sum saturates at 255 in uint8, far above the bar
-            diff = cv2.transform(cv2.absdiff(lab, _shifted(lab, step)), np.ones((1, 3)))
-            # a faint cloth's checks differ less: the bar follows the table's own contrast
-            median = float(byte_percentile(diff.reshape(-1, 1), 50)[0])
-            bar = min(PERIOD_ALIKE, PERIOD_SHARE * median)
-            near = cv2.bitwise_or(near, cv2.threshold(diff, bar, 255, cv2.THRESH_BINARY_INV)[1])
-        alike = cv2.bitwise_and(alike, near)
+    """The card-shaped regions of a half-size mask of paper, as full-size rectangles."""
     # no closing, which would join two cards lying side by side (a card's pips are filled
     # as holes); the thin lines left where the period drifts (perspective) are opened off
     parts = _solid_parts(alike, min_area, int(UNCHECKED_OPENING * np.sqrt(min_area) / 2) | 1)
@@ -535,6 +511,48 @@ def _unchecked_cards(planes: _Planes, min_area: float, shape: tuple[int, ...]) -
         quad = order_corners(cv2.boxPoints(box).astype(np.float32))
         if not _near_edge(quad, shape) and _same(found, quad) is None:
             found.append(quad)
+    return found
+
+
+def _unchecked_cards(planes: _Planes, min_area: float, shape: tuple[int, ...]) -> list[
+        NDArray[Any]]:
+    """Cards on a checked cloth, found by the pattern's period: a white check differs from
+    the checks half a period away on both sides, along both axes; a card's paper is like
+    itself half (or one and a half) a period away on at least one side along each axis (a
+    card is wider than a check's period). What is white and so alike is filled, opened,
+    and its hull's smallest rectangle taken (the outline left is ragged: fitting its sides
+    read worse)."""
+    halves = _lattice(planes.white(1))
+    if halves is None:
+        return []
+    # on a picture half as large (the area average blurs the cloth's noise): a quarter of
+    # the cost; the rectangles are brought back to full size
+    half_size = (shape[1] // 2, shape[0] // 2)
+    lab = cv2.resize(planes.lab, half_size, interpolation=cv2.INTER_AREA)
+    alike = cv2.threshold(cv2.resize(planes.white(0), half_size, interpolation=cv2.INTER_AREA),
+                          127, 255, cv2.THRESH_BINARY)[1]
+    # like itself half a period away (strict), or also one and a half (loose): a card's paper
+    # between large pips lands on paper only there; but on a newspaper's columns the loose
+    # test joins cards to the print, so both are searched and the strict one's cards kept
+    strict, loose = alike, alike
+    for half in halves:
+        near = [np.zeros_like(alike), np.zeros_like(alike)]
+        for m, step in ((m, sign * m * half) for m in PERIOD_STEPS for sign in (1, -1)):
+            # the sum saturates at 255 in uint8, far above the bar
+            diff = cv2.transform(cv2.absdiff(lab, _shifted(lab, step)), np.ones((1, 3)))
+            # a faint cloth's checks differ less: the bar follows the table's own contrast
+            median = float(byte_percentile(diff.reshape(-1, 1), 50)[0])
+            bar = min(PERIOD_ALIKE, PERIOD_SHARE * median)
+            like = cv2.threshold(diff, bar, 255, cv2.THRESH_BINARY_INV)[1]
+            for k in (0, 1) if m == PERIOD_STEPS[0] else (0,):  # 0: loose, 1: strict
+                near[k] = cv2.bitwise_or(near[k], like)
+        loose = cv2.bitwise_and(loose, near[0])
+        strict = cv2.bitwise_and(strict, near[1])
+    found: list[NDArray[Any]] = []
+    for mask in (strict, loose):
+        for quad in _unchecked_quads(mask, min_area, shape):
+            if _same(found, quad) is None and not _overlapping([quad, *found]):
+                found.append(quad)
     return found
 
 
