@@ -40,7 +40,7 @@ from companion.cards import RANKS, SUITS, Card
 from vision.dice_features import hog
 from vision.memory import keep_freed_memory
 from vision.mlp import MLP
-from vision.morph import open_disc
+from vision.morph import close_disc, open_disc
 from vision.picture import unreadable
 from vision.quantiles import byte_median_spread, byte_percentile, float_percentile
 
@@ -845,7 +845,9 @@ def _on_pale_table(planes: _Planes, min_area: float, shape: tuple[int, ...]) -> 
                 if not isinstance(quad, str) and not _near_edge(quad, shape) and _same(
                         found, quad) is None:
                     found.append(quad)
-        if len(found) == before and k < first and cv2.contourArea(contour) >= min_area:
+        # (a card's size only: closing a larger outline costs much and finds no card)
+        if (len(found) == before and k < first
+                and min_area <= cv2.contourArea(contour) <= LARGEST * shape[0] ** 2):
             # large pips in a chain to a card's edge leave strips of paper that the opening
             # cuts through: once more with the outline's notches closed first (issue 15)
             closed = _closed_notches(contour, min_area)
@@ -997,8 +999,7 @@ def _closed_notches(contour: NDArray[Any], min_area: float) -> NDArray[Any] | No
     x, y, w, h = cv2.boundingRect(contour)
     blob: NDArray[Any] = np.zeros((h + 2 * width, w + 2 * width), np.uint8)
     cv2.drawContours(blob, [contour], -1, 255, -1, offset=(width - x, width - y))
-    closed = cv2.morphologyEx(blob, cv2.MORPH_CLOSE,
-                              cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (width, width)))
+    closed = close_disc(blob, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (width, width)))
     outlines, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE,
                                    offset=(x - width, y - width))
     return outlines[0] if len(outlines) == 1 else None
