@@ -5,7 +5,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.morph import open_disc
+from vision.morph import close_disc, open_disc
 
 
 def _masks(rng: np.random.Generator, count: int) -> list[np.ndarray]:
@@ -38,3 +38,11 @@ def test_open_disc_on_a_view_and_other_kernels() -> None:
                    cv2.getStructuringElement(cv2.MORPH_CROSS, (21, 21))):
         assert np.array_equal(open_disc(view, kernel),
                               cv2.morphologyEx(view, cv2.MORPH_OPEN, kernel))
+
+
+@pytest.mark.parametrize("width", [17, 27, 33])
+def test_close_disc_is_opencvs(width: int) -> None:
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (width, width))
+    for image in _masks(np.random.default_rng(100 + width), 40):
+        assert np.array_equal(close_disc(image, disc),
+                              cv2.morphologyEx(image, cv2.MORPH_CLOSE, disc))

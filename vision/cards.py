@@ -40,7 +40,7 @@ from companion.cards import RANKS, SUITS, Card
 from vision.dice_features import hog
 from vision.memory import keep_freed_memory
 from vision.mlp import MLP
-from vision.morph import open_disc
+from vision.morph import close_disc, open_disc
 from vision.picture import unreadable
 from vision.quantiles import byte_median_spread, byte_percentile, float_percentile
 
@@ -432,6 +432,10 @@ LATTICE_REACH = 45
 # half a check's period away, where a white check differs from the half-tone check beside it
 PERIOD_ALIKE = 36.0
 PERIOD_SHARE = 0.5  # of the median difference half a period away (the table's)
+# the shifts compared, in half periods: an odd number of them lands a white check on a
+# half-tone one; a card's paper between large pips (knoll-vector's) often lands on a pip half
+# a period away on both sides, and on paper one and a half periods away (issue 15)
+PERIOD_STEPS = (0.5, 1.5)
 
 
 def _lattice(white: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any]] | None:
@@ -486,32 +490,9 @@ def _solid_parts(mask: NDArray[Any], min_area: float, width: int) -> list[NDArra
     return list(parts)
 
 
-def _unchecked_cards(planes: _Planes, min_area: float, shape: tuple[int, ...]) -> list[
+def _unchecked_quads(alike: NDArray[Any], min_area: float, shape: tuple[int, ...]) -> list[
         NDArray[Any]]:
-    """Cards on a checked cloth, found by the pattern's period: a white check differs from
-    the checks half a period away on both sides, along both axes; a card's paper is like
-    itself half a period away on at least one side along each axis (a card is wider than a
-    check's period). What is white and so alike is filled, opened, and its hull's smallest
-    rectangle taken (the outline left is ragged: fitting its sides read worse)."""
-    halves = _lattice(planes.white(1))
-    if halves is None:
-        return []
-    # on a picture half as large (the area average blurs the cloth's noise): a quarter of
-    # the cost; the rectangles are brought back to full size
-    half_size = (shape[1] // 2, shape[0] // 2)
-    lab = cv2.resize(planes.lab, half_size, interpolation=cv2.INTER_AREA)
-    alike = cv2.threshold(cv2.resize(planes.white(0), half_size, interpolation=cv2.INTER_AREA),
-                          127, 255, cv2.THRESH_BINARY)[1]
-    for half in halves:
-        near: NDArray[Any] = np.zeros_like(alike)
-        for step in (half / 2, -half / 2):
-            # the sum saturates at 255 in uint8, far above the bar
-            diff = cv2.transform(cv2.absdiff(lab, _shifted(lab, step)), np.ones((1, 3)))
-            # a faint cloth's checks differ less: the bar follows the table's own contrast
-            median = float(byte_percentile(diff.reshape(-1, 1), 50)[0])
-            bar = min(PERIOD_ALIKE, PERIOD_SHARE * median)
-            near = cv2.bitwise_or(near, cv2.threshold(diff, bar, 255, cv2.THRESH_BINARY_INV)[1])
-        alike = cv2.bitwise_and(alike, near)
+    """The card-shaped regions of a half-size mask of paper, as full-size rectangles."""
     # no closing, which would join two cards lying side by side (a card's pips are filled
     # as holes); the thin lines left where the period drifts (perspective) are opened off
     parts = _solid_parts(alike, min_area, int(UNCHECKED_OPENING * np.sqrt(min_area) / 2) | 1)
@@ -530,6 +511,48 @@ def _unchecked_cards(planes: _Planes, min_area: float, shape: tuple[int, ...]) -
         quad = order_corners(cv2.boxPoints(box).astype(np.float32))
         if not _near_edge(quad, shape) and _same(found, quad) is None:
             found.append(quad)
+    return found
+
+
+def _unchecked_cards(planes: _Planes, min_area: float, shape: tuple[int, ...]) -> list[
+        NDArray[Any]]:
+    """Cards on a checked cloth, found by the pattern's period: a white check differs from
+    the checks half a period away on both sides, along both axes; a card's paper is like
+    itself half (or one and a half) a period away on at least one side along each axis (a
+    card is wider than a check's period). What is white and so alike is filled, opened,
+    and its hull's smallest rectangle taken (the outline left is ragged: fitting its sides
+    read worse)."""
+    halves = _lattice(planes.white(1))
+    if halves is None:
+        return []
+    # on a picture half as large (the area average blurs the cloth's noise): a quarter of
+    # the cost; the rectangles are brought back to full size
+    half_size = (shape[1] // 2, shape[0] // 2)
+    lab = cv2.resize(planes.lab, half_size, interpolation=cv2.INTER_AREA)
+    alike = cv2.threshold(cv2.resize(planes.white(0), half_size, interpolation=cv2.INTER_AREA),
+                          127, 255, cv2.THRESH_BINARY)[1]
+    # like itself half a period away (strict), or also one and a half (loose): a card's paper
+    # between large pips lands on paper only there; but on a newspaper's columns the loose
+    # test joins cards to the print, so both are searched and the strict one's cards kept
+    strict, loose = alike, alike
+    for half in halves:
+        near = [np.zeros_like(alike), np.zeros_like(alike)]
+        for m, step in ((m, sign * m * half) for m in PERIOD_STEPS for sign in (1, -1)):
+            # the sum saturates at 255 in uint8, far above the bar
+            diff = cv2.transform(cv2.absdiff(lab, _shifted(lab, step)), np.ones((1, 3)))
+            # a faint cloth's checks differ less: the bar follows the table's own contrast
+            median = float(byte_percentile(diff.reshape(-1, 1), 50)[0])
+            bar = min(PERIOD_ALIKE, PERIOD_SHARE * median)
+            like = cv2.threshold(diff, bar, 255, cv2.THRESH_BINARY_INV)[1]
+            for k in (0, 1) if m == PERIOD_STEPS[0] else (0,):  # 0: loose, 1: strict
+                near[k] = cv2.bitwise_or(near[k], like)
+        loose = cv2.bitwise_and(loose, near[0])
+        strict = cv2.bitwise_and(strict, near[1])
+    found: list[NDArray[Any]] = []
+    for mask in (strict, loose):
+        for quad in _unchecked_quads(mask, min_area, shape):
+            if _same(found, quad) is None and not _overlapping([quad, *found]):
+                found.append(quad)
     return found
 
 
@@ -789,9 +812,10 @@ def _on_pale_table(planes: _Planes, min_area: float, shape: tuple[int, ...]) -> 
     width = int(0.25 * np.sqrt(min_area)) | 1  # cuts a newspaper's gutter off a card
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (width, width))
     found: list[NDArray[Any]] = []
-    for contour in contours:
-        if cv2.contourArea(contour) < 0.5 * min_area:
-            continue
+    outlines = [c for c in contours if cv2.contourArea(c) >= 0.5 * min_area]
+    first = len(outlines)
+    for k, contour in enumerate(outlines):
+        before = len(found)
         # opened within its box (and the disc's width around it), not the whole frame
         x, y, w, h = cv2.boundingRect(contour)
         x0, y0 = max(x - width, 0), max(y - width, 0)
@@ -804,6 +828,13 @@ def _on_pale_table(planes: _Planes, min_area: float, shape: tuple[int, ...]) -> 
         for part in parts:
             area = cv2.contourArea(part)
             hull = cv2.convexHull(part)
+            if area >= min_area and area < SOLID * cv2.contourArea(hull):
+                # large pips at a card's edge (knoll-vector's) notch its paper: closed, the
+                # notches fill; two cards crossing keep their shape (issue 15)
+                closed = _closed_notches(part, min_area)
+                if closed is not None:
+                    part, area = closed, cv2.contourArea(closed)
+                    hull = cv2.convexHull(part)
             if area < min_area or area < SOLID * cv2.contourArea(hull):
                 continue
             # two cards side by side (the hull would hide the notches between them; and
@@ -814,6 +845,14 @@ def _on_pale_table(planes: _Planes, min_area: float, shape: tuple[int, ...]) -> 
                 if not isinstance(quad, str) and not _near_edge(quad, shape) and _same(
                         found, quad) is None:
                     found.append(quad)
+        # (a card's size only: closing a larger outline costs much and finds no card)
+        if (len(found) == before and k < first
+                and min_area <= cv2.contourArea(contour) <= LARGEST * shape[0] ** 2):
+            # large pips in a chain to a card's edge leave strips of paper that the opening
+            # cuts through: once more with the outline's notches closed first (issue 15)
+            closed = _closed_notches(contour, min_area)
+            if closed is not None:
+                outlines.append(closed)
     return found
 
 
@@ -954,23 +993,28 @@ NOTCH_CLOSE = 0.5
 NOTCH_FILL = 0.05
 
 
-def _notched_card(contour: NDArray[Any], min_area: float, shape: tuple[int, ...]
-                  ) -> NDArray[Any] | str:
-    """judge's verdict on the outline with its narrow notches closed, or OVERLAP."""
+def _closed_notches(contour: NDArray[Any], min_area: float) -> NDArray[Any] | None:
+    """The outline with its narrow notches closed (None if closing left it in pieces)."""
     width = int(NOTCH_CLOSE * np.sqrt(min_area)) | 1
     x, y, w, h = cv2.boundingRect(contour)
     blob: NDArray[Any] = np.zeros((h + 2 * width, w + 2 * width), np.uint8)
     cv2.drawContours(blob, [contour], -1, 255, -1, offset=(width - x, width - y))
-    closed = cv2.morphologyEx(blob, cv2.MORPH_CLOSE,
-                              cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (width, width)))
+    closed = close_disc(blob, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (width, width)))
     outlines, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE,
                                    offset=(x - width, y - width))
-    if len(outlines) != 1:
+    return outlines[0] if len(outlines) == 1 else None
+
+
+def _notched_card(contour: NDArray[Any], min_area: float, shape: tuple[int, ...]
+                  ) -> NDArray[Any] | str:
+    """judge's verdict on the outline with its narrow notches closed, or OVERLAP."""
+    closed = _closed_notches(contour, min_area)
+    if closed is None:
         return OVERLAP
-    area = cv2.contourArea(outlines[0])
+    area = cv2.contourArea(closed)
     if area - cv2.contourArea(contour) > NOTCH_FILL * area:
         return OVERLAP
-    return judge(outlines[0], shape)
+    return judge(closed, shape)
 
 
 def find_cards(image: NDArray[Any], min_area: float, edges: bool = True) -> tuple[

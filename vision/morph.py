@@ -78,3 +78,13 @@ def open_disc(image: NDArray[Any], kernel: NDArray[Any]) -> NDArray[Any]:
         return out
     runs = _runs(kernel)
     return _filter(_filter(image, runs, True), runs, False)
+
+
+def close_disc(image: NDArray[Any], kernel: NDArray[Any]) -> NDArray[Any]:
+    """cv2.morphologyEx(image, cv2.MORPH_CLOSE, kernel), likewise."""
+    if (image.dtype != np.uint8 or image.ndim != 2 or kernel.shape[0] % 2 == 0
+            or kernel.shape[1] % 2 == 0 or kernel.shape[1] < FROM_WIDTH):
+        out: NDArray[Any] = cv2.morphologyEx(image, cv2.MORPH_CLOSE, kernel)
+        return out
+    runs = _runs(kernel)
+    return _filter(_filter(image, runs, False), runs, True)
