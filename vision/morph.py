@@ -69,11 +69,16 @@ def _filter(image: NDArray[Any], runs: list[tuple[int, int]], least: bool) -> ND
 FROM_WIDTH = 17
 
 
+def _fast(image: NDArray[Any], kernel: NDArray[Any]) -> bool:
+    """Whether the runs are used (a uint8 image, an odd kernel from FROM_WIDTH wide)."""
+    return (image.dtype == np.uint8 and image.ndim == 2 and kernel.shape[0] % 2 == 1
+            and kernel.shape[1] % 2 == 1 and kernel.shape[1] >= FROM_WIDTH)
+
+
 def open_disc(image: NDArray[Any], kernel: NDArray[Any]) -> NDArray[Any]:
     """cv2.morphologyEx(image, cv2.MORPH_OPEN, kernel) of a uint8 image, for a kernel of
     centred horizontal runs (cv2.MORPH_ELLIPSE's, of odd size)."""
-    if (image.dtype != np.uint8 or image.ndim != 2 or kernel.shape[0] % 2 == 0
-            or kernel.shape[1] % 2 == 0 or kernel.shape[1] < FROM_WIDTH):
+    if not _fast(image, kernel):
         out: NDArray[Any] = cv2.morphologyEx(image, cv2.MORPH_OPEN, kernel)
         return out
     runs = _runs(kernel)
@@ -82,8 +87,7 @@ def open_disc(image: NDArray[Any], kernel: NDArray[Any]) -> NDArray[Any]:
 
 def close_disc(image: NDArray[Any], kernel: NDArray[Any]) -> NDArray[Any]:
     """cv2.morphologyEx(image, cv2.MORPH_CLOSE, kernel), likewise."""
-    if (image.dtype != np.uint8 or image.ndim != 2 or kernel.shape[0] % 2 == 0
-            or kernel.shape[1] % 2 == 0 or kernel.shape[1] < FROM_WIDTH):
+    if not _fast(image, kernel):
         out: NDArray[Any] = cv2.morphologyEx(image, cv2.MORPH_CLOSE, kernel)
         return out
     runs = _runs(kernel)
