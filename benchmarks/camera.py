@@ -117,6 +117,7 @@ def _card_recording(path: Path, cards: int, fps: int, size: tuple[int, int], see
     return due, [(str(card),) for card in laid]
 
 
+EARLY = 3  # frames: see play()
 GAME_CARDS = 13  # a Crazy Eights game of the bench: the up card, then six plays each
 
 
@@ -213,7 +214,10 @@ def play(role: str, video: Path, run: Run, new_session: Callable[[], Session],
             if not isinstance(obs, (DiceSeen, CardSeen, DeviceError)):
                 run.other += 1
                 continue
-            event = max((k for k, f in enumerate(run.due) if f <= frame), default=None)
+            # a card can be read in the last frames of its way in (the hand slows): a report
+            # up to EARLY frames before the frame it lies still in is about that card
+            early = EARLY if role == "cards" else 0
+            event = max((k for k, f in enumerate(run.due) if f - early <= frame), default=None)
             if session.state.is_terminal() or (  # ended on a question left unanswered
                     event in game_starts and event not in run.reported):
                 session.journal.close()

@@ -99,6 +99,24 @@ def test_watcher_ignores_flicker_and_complains_once_about_overlaps() -> None:
     assert [type(o) for o in out] == [DeviceError]
 
 
+def test_watcher_says_nothing_of_a_card_refused_on_its_way_in() -> None:
+    """A card slid in from the picture's edge is refused ("cut by the edge") while it moves;
+    only an outline that then lies still, still refused, is complained about."""
+    def refused_at(y: float) -> SeenCards:
+        box = ((600.0, y), (700.0, y), (700.0, y + 150), (600.0, y + 150))
+        return SeenCards([], [Refused(box, "a card is cut by the edge of the picture")])
+
+    moving = [refused_at(700.0 - 60 * k) for k in range(6)]  # 60 pixels a frame
+    lying = [refused_at(340.0 + k % 2) for k in range(4)]  # a pixel of jitter
+    frame = np.zeros((720, 1280, 3), np.uint8)
+    it = iter(moving)
+    watcher = CardWatcher(lambda f: next(it), stable=3)
+    assert [o for _ in moving for o in watcher.feed(frame)] == []
+    it = iter(lying)
+    out = [o for _ in lying for o in watcher.feed(frame)]
+    assert [type(o) for o in out] == [DeviceError]
+
+
 def test_calibrated_deck_never_loses_a_card_the_model_read(reader: CardReader) -> None:
     import cv2
 
