@@ -5,13 +5,13 @@ import cv2
 import numpy as np
 
 from vision.dice_features import (
-    _DISC,
     _LAB_WEIGHTS,
     CROP,
     NET_SIDE,
     _standardise_many,
     crop,
     net_inputs,
+    square_angles,
 )
 from vision.dice_photos import imread, photos_in
 
@@ -20,16 +20,7 @@ def _plain_net_inputs(patches: np.ndarray, channels: int) -> np.ndarray:
     """net_inputs as it was before issue 15's speed work (2026-11-27)."""
     n = len(patches)
     patches = np.ascontiguousarray(patches, np.uint8)
-    grey = cv2.cvtColor(patches.reshape(n * CROP, CROP, 3), cv2.COLOR_BGR2GRAY)
-    grey = grey.astype(np.float32)
-    gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
-    mag, ang = cv2.cartToPolar(gx, gy)
-    weight = (mag.reshape(n, CROP, CROP) * _DISC).reshape(n, -1)
-    ang = ang.reshape(n, -1)
-    s = (weight * np.sin(4 * ang)).sum(axis=1)
-    c = (weight * np.cos(4 * ang)).sum(axis=1)
-    angles = np.degrees(np.arctan2(s.astype(np.float64), c.astype(np.float64))) / 4
+    angles = square_angles(patches)  # unchanged by the speed work
     small = np.empty((n, NET_SIDE, NET_SIDE, 3), np.uint8)
     centre = ((CROP - 1) / 2, (CROP - 1) / 2)
     for i in range(n):

@@ -174,6 +174,23 @@ def net_input(patch_bgr: NDArray[Any], channels: int = 2) -> FloatImage:
     return out
 
 
+def square_angles(patches: NDArray[Any]) -> NDArray[Any]:
+    """Each crop's turn, in degrees, that sets its die square: the dominant gradient
+    orientation modulo 90 degrees, weighed in a disc (contiguous uint8 crops, stacked)."""
+    n = len(patches)
+    grey = cv2.cvtColor(patches.reshape(n * CROP, CROP, 3), cv2.COLOR_BGR2GRAY)
+    grey = grey.astype(np.float32)
+    gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
+    mag, ang = cv2.cartToPolar(gx, gy)
+    weight = (mag.reshape(n, CROP, CROP) * _DISC).reshape(n, -1)
+    ang = ang.reshape(n, -1)
+    s = (weight * np.sin(4 * ang)).sum(axis=1)
+    c = (weight * np.cos(4 * ang)).sum(axis=1)
+    angles = np.degrees(np.arctan2(s.astype(np.float64), c.astype(np.float64))) / 4
+    return angles
+
+
 def net_inputs(patches: NDArray[Any], channels: int = 2) -> FloatImage:
     """The convolutional classifier's inputs for CROP x CROP colour crops (n, CROP, CROP, 3):
     each die turned square, 40x40, in ``channels`` channels, each standardised: the grey
@@ -189,16 +206,7 @@ def net_inputs(patches: NDArray[Any], channels: int = 2) -> FloatImage:
     if n == 0:
         return np.zeros((0, NET_SIDE, NET_SIDE, channels), np.float32)
     patches = np.ascontiguousarray(patches, np.uint8)
-    grey = cv2.cvtColor(patches.reshape(n * CROP, CROP, 3), cv2.COLOR_BGR2GRAY)
-    grey = grey.astype(np.float32)
-    gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
-    mag, ang = cv2.cartToPolar(gx, gy)
-    weight = (mag.reshape(n, CROP, CROP) * _DISC).reshape(n, -1)
-    ang = ang.reshape(n, -1)
-    s = (weight * np.sin(4 * ang)).sum(axis=1)
-    c = (weight * np.cos(4 * ang)).sum(axis=1)
-    angles = np.degrees(np.arctan2(s.astype(np.float64), c.astype(np.float64))) / 4
+    angles = square_angles(patches)
     # the die turned square (the dominant gradient orientation modulo 90 degrees), then 40x40
     turned = np.empty((n, CROP, CROP, 3), np.uint8)
     centre = ((CROP - 1) / 2, (CROP - 1) / 2)
