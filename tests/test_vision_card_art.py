@@ -12,7 +12,8 @@ import pytest
 
 from companion.cards import Card
 from vision.card_art import HELD_OUT_DESIGNS, art_scene, load_deck
-from vision.cards import CardReader, balance
+from vision.card_finder import balance
+from vision.cards import CardReader
 from vision.cards_eval import ART_TEST_SEED, ArtScore, calibrated, measure
 from vision.scenes import nearest_card
 

@@ -1,4 +1,4 @@
-"""The card finder's faster checked-cloth search (vision/cards.py, _opened_cards): it looks
+"""The card finder's faster checked-cloth search (vision/card_finder.py, _opened_cards): it looks
 for places on a picture half as large and opens exactly at full size around each, and must
 find the same cards as the plain opening of the whole outline at full size. Cards touching
 side by side are found as two, and a back on a pale table is reported face down. Cards on a
@@ -13,20 +13,16 @@ import numpy as np
 import pytest
 
 from vision.card_art import art_scene, load_deck
-from vision.cards import (
-    INDEX_AREA,
+from vision.card_finder import (
     OPENING,
     WHITE_LEVELS,
-    CardReader,
-    _box_of,
-    _ink,
     _opened_card,
     _opened_cards,
     _Planes,
     _same,
     balance,
-    find_index,
 )
+from vision.cards import INDEX_AREA, CardReader, _box_of, _ink, find_index
 from vision.scenes import nearest_card
 
 

@@ -574,7 +574,8 @@ def test_read_annotate_draws_what_was_read(tmp_path: Path,
 
 
 def test_draw_cards_marks_refused_outlines_red() -> None:
-    from vision.cards import OVERLAP, Refused, SeenCards
+    from vision.card_finder import OVERLAP, Refused
+    from vision.cards import SeenCards
     from vision.draw import draw_cards
 
     blank = np.zeros((300, 300, 3), np.uint8)
