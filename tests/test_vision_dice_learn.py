@@ -17,7 +17,8 @@ def test_the_refitted_layer_learns_what_it_is_shown_and_keeps_what_it_is_not() -
     fc0 = rng.normal(0, 1, (dims, classes)).astype(np.float32)
     fcb0 = np.zeros(classes, np.float32)
     # the players' dice: classes 1 and 2 lie where the shipped layer reads class 3
-    centres = {0: rng.normal(0, 1, dims), 1: fc0[:, 3] * 2, 2: fc0[:, 3] * 2 + fc0[:, 0]}
+    centres: dict[int, np.ndarray] = {0: rng.normal(0, 1, dims), 1: fc0[:, 3] * 2,
+                                      2: fc0[:, 3] * 2 + fc0[:, 0]}
     x = np.concatenate([centres[c] + rng.normal(0, 0.2, (30, dims)) for c in (0, 1, 2)])
     y = np.repeat([0, 1, 2], 30)
     before = ((x @ fc0 + fcb0).argmax(axis=1) == y).mean()
@@ -98,26 +99,28 @@ def test_a_zero_die_correction_reads_as_the_shipped_network() -> None:
 
 def test_the_die_correction_is_kept_only_when_left_out_throws_read_better() -> None:
     """Throws whose dice lie along one feature direction the shipped layer ignores: the
-    correction learned from the others sorts each left-out throw better (kept). Throws that
+    correction learned from the others finds each left-out throw's dice (kept). Throws that
     contradict each other (that direction a die in half of them and none in the others):
-    a correction from the others sorts each left-out one worse (refused)."""
-    from vision.dice_learn import fit_die_chosen
+    a correction from the others loses dice the shipped layer found, or adds spurious ones
+    (refused)."""
+    from vision.dice_learn import NONE_CROP, fit_die_chosen
 
     rng = np.random.default_rng(2)
     dims, throws, per = 40, 6, 30
     throw = np.repeat(np.arange(throws), per)
     dice = np.tile(np.arange(per) < 10, throws)
+    kinds = np.tile(np.where(np.arange(per) < 10, np.arange(per), NONE_CROP), throws)
     direction = rng.normal(0, 1, dims)
     features = rng.normal(0, 1, (throws * per, dims)) + np.where(dice, 1.0, -1.0)[:, None] \
         * direction
     offset = np.full(len(dice), -1.0)  # the shipped layer calls every crop "none" (P 0.27)
-    _, _, gain = fit_die_chosen(features, dice, offset, throw, 0.8)
+    _, _, gain = fit_die_chosen(features, dice, offset, throw, kinds, 0.8)
     assert gain > 0
     flipped = np.where(throw % 2 == 0, 1.0, -1.0)
     features = rng.normal(0, 1, (throws * per, dims)) + (np.where(dice, 1.0, -1.0)
                                                           * flipped)[:, None] * direction
     offset = np.where(dice, 2.0, -2.0)  # the shipped layer sorts them right already
-    _, _, gain = fit_die_chosen(features, dice, offset, throw, 0.8)
+    _, _, gain = fit_die_chosen(features, dice, offset, throw, kinds, 0.8)
     assert gain <= 0
 
 

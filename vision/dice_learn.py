@@ -140,20 +140,25 @@ def use(reader: DiceReader, learned: Learned) -> None:
         reader.net = reader.net.with_die(learned.dfc, np.array([learned.dfcb]))
 
 
-def examples(reader: DiceReader, throw: Throw) -> tuple[NDArray[Any], NDArray[Any]]:
+def examples(reader: DiceReader, throw: Throw
+             ) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any]]:
     """The network's inputs and labels from one confirmed throw, at the reader's scale: the
     candidates at each confirmed die (and the die's own centre) as its value, up to
-    NEGATIVES candidates away from every die as "none"; each in its four turns."""
+    NEGATIVES candidates away from every die as "none"; each in its four turns. Third, what
+    each crop is, for the guard: the die's index for a candidate at a die in its first turn,
+    NONE_CROP for a "none" candidate in its first turn, OTHER_CROP for the rest (the die's
+    own centre, which is no candidate, and the other turns)."""
     with _at_scale(reader, throw):
         working = reader.working(throw.image)
         if working is None:
-            return np.zeros((0, 1)), np.zeros(0, np.int64)
+            return np.zeros((0, 1)), np.zeros(0, np.int64), np.zeros(0, np.int64)
         work, factor, left, top = working
         peaks = reader.peaks(work, factor, left, top)
     dice = [((x - left) * factor, (y - top) * factor, v) for x, y, v in throw.dice]
     side = DIE_SIDE  # the reader is calibrated: a die is this many working pixels
     points: list[Point] = []
     labels: list[int] = []
+    kinds: list[int] = []
     negatives: list[Point] = []
     for x, y, s in peaks:
         gaps = [np.hypot(x - dx, y - dy) / side for dx, dy, _ in dice]
@@ -162,20 +167,27 @@ def examples(reader: DiceReader, throw: Throw) -> tuple[NDArray[Any], NDArray[An
         if nearest >= 0 and gaps[nearest] < POSITIVE and dice[nearest][2] > 0 and fits:
             points.append((x, y, s))
             labels.append(dice[nearest][2])
+            kinds.append(nearest)
         elif nearest < 0 or gaps[nearest] > NEGATIVE or dice[nearest][2] == 0:
             negatives.append((x, y, s))
     for x, y, v in dice:  # each die at its own centre and the candidate size it reads at
         points.append((x, y, side / 1.2))
         labels.append(v)
+        kinds.append(OTHER_CROP)
     step = max(1, len(negatives) // NEGATIVES)
     for p in negatives[::step][:NEGATIVES]:
         points.append(p)
         labels.append(0)
+        kinds.append(NONE_CROP)
     if not points:
-        return np.zeros((0, 1)), np.zeros(0, np.int64)
+        return np.zeros((0, 1)), np.zeros(0, np.int64), np.zeros(0, np.int64)
     inputs = reader._inputs(work, points)
     turned = np.concatenate([np.rot90(inputs, k, axes=(1, 2)) for k in range(4)])
-    return turned, np.tile(np.array(labels, np.int64), 4)
+    return (turned, np.tile(np.array(labels, np.int64), 4),
+            np.concatenate([np.array(kinds, np.int64), np.full(3 * len(kinds), OTHER_CROP)]))
+
+
+NONE_CROP, OTHER_CROP = -1, -2
 
 
 def missed_dice(reader: DiceReader, image: NDArray[Any], read: list[Die], count: int
@@ -234,13 +246,15 @@ def fit_head(features: NDArray[Any], labels: NDArray[Any], fc: NDArray[Any],
     m = [np.zeros_like(w), np.zeros_like(b)]
     v = [np.zeros_like(w), np.zeros_like(b)]
     rate, beta1, beta2 = 0.01 * float(np.abs(w0).mean() + 1e-3), 0.9, 0.999
+    x32 = x.astype(np.float32)  # the two products in float32: half the time
     for t in range(1, steps + 1):
-        logits = x @ w + b
+        logits = (x32 @ w.astype(np.float32)).astype(np.float64) + b
         logits -= logits.max(axis=1, keepdims=True)
         p = np.exp(logits)
         p /= p.sum(axis=1, keepdims=True)
         err = (p - onehot) * weight[:, None]
-        grads = [x.T @ err + 2 * pull * (w - w0), err.sum(axis=0) + 2 * pull * (b - b0)]
+        grads = [(x32.T @ err.astype(np.float32)).astype(np.float64) + 2 * pull * (w - w0),
+                 err.sum(axis=0) + 2 * pull * (b - b0)]
         for k, (param, g) in enumerate(zip((w, b), grads, strict=True)):
             m[k] = beta1 * m[k] + (1 - beta1) * g
             v[k] = beta2 * v[k] + (1 - beta2) * g * g
@@ -257,16 +271,17 @@ def learn(reader: DiceReader, throws: list[Throw], die: bool = True) -> Learned:
     if reader.scale is None:
         raise ValueError("the die size is not calibrated")
     parts = [examples(reader, t) for t in throws]
-    parts = [(x, y) for x, y in parts if len(y)]
-    labels = np.concatenate([y for _, y in parts]) if parts else np.zeros(0, np.int64)
+    parts = [(x, y, k) for x, y, k in parts if len(y)]
+    labels = np.concatenate([y for _, y, _ in parts]) if parts else np.zeros(0, np.int64)
     if not (labels > 0).any():
         raise ValueError("no die was shown")
-    crops = np.concatenate([x for x, _ in parts])
-    throw = np.concatenate([np.full(len(y), i) for i, (_, y) in enumerate(parts)])
+    crops = np.concatenate([x for x, _, _ in parts])
+    kinds = np.concatenate([k for _, _, k in parts])
+    throw = np.concatenate([np.full(len(y), i) for i, (_, y, _) in enumerate(parts)])
     dice = labels > 0
     features = reader.net.features(crops if die else crops[dice])
     if not die:
-        labels, throw = labels[dice], throw[dice]
+        labels, throw, kinds = labels[dice], throw[dice], kinds[dice]
         dice = labels > 0
     values = labels[dice] - 1
     shipped = reader.net.params["fc"][:, 1:], reader.net.params["fcb"][1:]
@@ -283,7 +298,7 @@ def learn(reader: DiceReader, throws: list[Throw], die: bool = True) -> Learned:
     if die and (~dice).any():
         offset = reader.net.die_logits(features)
         learned.dfc, learned.dfcb, learned.die_gain = fit_die_chosen(
-            features, dice, offset, throw, reader.accept)
+            features, dice, offset, throw, kinds, reader.accept)
     return learned
 
 
@@ -292,15 +307,12 @@ DIE_DIRECTIONS = 32  # the P(die) correction lies in the shown crops' main featu
 DIE_STEPS = 200
 
 
-def fit_die(features: NDArray[Any], dice: NDArray[Any], offset: NDArray[Any], pull: float,
-            basis: NDArray[Any]) -> tuple[NDArray[Any], float]:
+def fit_die(x: NDArray[Any], dice: NDArray[Any], offset: NDArray[Any], pull: float
+            ) -> tuple[NDArray[Any], float]:
     """A correction of the log-odds of a die: ``offset`` (the shipped layer's) plus
-    ``features @ w + b``, w in the span of ``basis`` (features, k), fitted by logistic
-    loss with dice and "none" crops weighing as much in all, ``pull`` times |w|^2 (in the
-    basis's scaled units) keeping it near the shipped layer. Adam in numpy."""
-    x = features @ basis
-    scale = float(np.abs(x).mean()) or 1.0
-    x = x / scale
+    ``x @ u + b``, ``x`` the crops' features in a few main directions (die_directions),
+    fitted by logistic loss with dice and "none" crops weighing as much in all, ``pull``
+    times |u|^2 keeping it near the shipped layer. Adam in numpy (milliseconds)."""
     y = dice.astype(np.float64)
     weight = np.where(dice, 0.5 / max(1, int(dice.sum())), 0.5 / max(1, int((~dice).sum())))
     u, b = np.zeros(x.shape[1]), 0.0
@@ -314,41 +326,66 @@ def fit_die(features: NDArray[Any], dice: NDArray[Any], offset: NDArray[Any], pu
         v = beta2 * v + (1 - beta2) * g * g
         step = rate * (m / (1 - beta1 ** t)) / (np.sqrt(v / (1 - beta2 ** t)) + 1e-12)
         u, b = u - step[:-1], b - float(step[-1])
-    return (basis @ (u / scale)).astype(np.float32), float(b)
+    return u, b
 
 
-def _basis(features: NDArray[Any]) -> NDArray[Any]:
-    centred = features - features.mean(axis=0)
-    _, _, vt = np.linalg.svd(centred.astype(np.float64), full_matrices=False)
-    return vt[:DIE_DIRECTIONS].T
+def die_directions(features: NDArray[Any]) -> NDArray[Any]:
+    """The shown crops' main feature directions (features, DIE_DIRECTIONS), scaled so that
+    the crops' coordinates along them are about 1: the correction's few free numbers. From
+    every shown crop, its label unused (so each left-out throw's crops shape them too)."""
+    centred = (features - features.mean(axis=0)).astype(np.float64)
+    # a randomized range finder (two power steps) instead of the full SVD: a tenth of the
+    # time on a dozen throws' crops, the same leading directions within noise
+    probe = np.random.default_rng(0).normal(size=(centred.shape[1], DIE_DIRECTIONS + 8))
+    q = np.linalg.qr(centred @ probe)[0]
+    for _ in range(2):
+        q = np.linalg.qr(centred @ (centred.T @ q))[0]
+    _, _, vt = np.linalg.svd(q.T @ centred, full_matrices=False)
+    basis = vt[:DIE_DIRECTIONS].T
+    scale = float(np.abs(features @ basis).mean()) or 1.0
+    out: NDArray[Any] = basis / scale
+    return out
 
 
-def die_gain(features: NDArray[Any], dice: NDArray[Any], offset: NDArray[Any],
-             throw: NDArray[Any], accept: float, pull: float) -> int:
-    """How many more crops of the shown throws fall on the right side of the acceptance
-    bar (a die at or above it, "none" under it) with the correction than without, each
-    throw's crops judged by a correction fitted on the other throws."""
+def die_gain(x: NDArray[Any], dice: NDArray[Any], offset: NDArray[Any],
+             throw: NDArray[Any], kinds: NDArray[Any], accept: float, pull: float) -> int:
+    """Errors fewer with the correction than without on the shown throws, each judged by a
+    correction fitted on the other throws: a die is found when one of its candidates is at
+    or above the acceptance bar, a "none" candidate there is a spurious die (first turns
+    only: examples' ``kinds``); dice found less dice lost less spurious ones added. Counted
+    per die, not per crop: counted per crop, a correction that read paper photos worse
+    (docs/vision.md, 2026-11-27) was let in by the many "none" crops it rejected."""
     bar = float(np.log(accept / (1 - accept)))
-    gain = 0
+    found = lost = spurious = 0
     for i in np.unique(throw):
         out = throw == i
         if out.all() or not dice[~out].any() or dice[~out].all():
             continue
-        w, b = fit_die(features[~out], dice[~out], offset[~out], pull, _basis(features[~out]))
-        after = (offset[out] + features[out] @ w + b >= bar) == dice[out]
-        before = (offset[out] >= bar) == dice[out]
-        gain += int(after.sum()) - int(before.sum())
-    return gain
+        u, b = fit_die(x[~out], dice[~out], offset[~out], pull)
+        after = offset[out] + x[out] @ u + b >= bar
+        before = offset[out] >= bar
+        kind = kinds[out]
+        for d in np.unique(kind[kind >= 0]):
+            was, now = bool(before[kind == d].any()), bool(after[kind == d].any())
+            found += int(now and not was)
+            lost += int(was and not now)
+        none = kind == NONE_CROP
+        spurious += int(after[none].sum()) - int(before[none].sum())
+    return found - lost - spurious
 
 
 def fit_die_chosen(features: NDArray[Any], dice: NDArray[Any], offset: NDArray[Any],
-                   throw: NDArray[Any], accept: float) -> tuple[NDArray[Any], float, int]:
-    """The P(die) correction at the pull (DIE_PULLS) whose left-out throws read best, fitted
-    on all throws, and that gain (used only when above 0)."""
-    gains = [die_gain(features, dice, offset, throw, accept, p) for p in DIE_PULLS]
+                   throw: NDArray[Any], kinds: NDArray[Any], accept: float
+                   ) -> tuple[NDArray[Any], float, int]:
+    """The P(die) correction (a weight per feature and a bias) at the pull (DIE_PULLS)
+    whose left-out throws read best, fitted on all throws, and that gain (the correction is
+    used only when it is above 0)."""
+    basis = die_directions(features)
+    x = features @ basis
+    gains = [die_gain(x, dice, offset, throw, kinds, accept, p) for p in DIE_PULLS]
     best = int(np.argmax(gains))
-    w, b = fit_die(features, dice, offset, DIE_PULLS[best], _basis(features))
-    return w, b, gains[best]
+    u, b = fit_die(x, dice, offset, DIE_PULLS[best])
+    return (basis @ u).astype(np.float32), b, gains[best]
 
 
 def held_out_gain(features: NDArray[Any], values: NDArray[Any], throw: NDArray[Any],
