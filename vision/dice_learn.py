@@ -352,9 +352,10 @@ def die_gain(x: NDArray[Any], dice: NDArray[Any], offset: NDArray[Any],
     """Errors fewer with the correction than without on the shown throws, each judged by a
     correction fitted on the other throws: a die is found when one of its candidates is at
     or above the acceptance bar, a "none" candidate there is a spurious die (first turns
-    only: examples' ``kinds``); dice found less dice lost less spurious ones added. Counted
-    per die, not per crop: counted per crop, a correction that read paper photos worse
-    (docs/vision.md, 2026-11-27) was let in by the many "none" crops it rejected."""
+    only: examples' ``kinds``); dice found less dice lost less spurious ones added, and
+    below 0 unless it finds more dice than it loses. Counted per die, not per crop: per crop,
+    a correction that read paper photos worse (docs/vision.md, 2026-11-27) was let in by the
+    many "none" crops it rejected."""
     bar = float(np.log(accept / (1 - accept)))
     found = lost = spurious = 0
     for i in np.unique(throw):
@@ -371,7 +372,10 @@ def die_gain(x: NDArray[Any], dice: NDArray[Any], offset: NDArray[Any],
             lost += int(was and not now)
         none = kind == NONE_CROP
         spurious += int(after[none].sum()) - int(before[none].sum())
-    return found - lost - spurious
+    # it is there to find dice the shipped layer misses: one that finds no more than it loses
+    # is refused even when it rejects spurious ones (on paper photos it lost real dice, each
+    # a silent error, for fewer spurious ones, mostly asked about anyway)
+    return found - lost - spurious if found > lost else min(-1, found - lost - spurious)
 
 
 def fit_die_chosen(features: NDArray[Any], dice: NDArray[Any], offset: NDArray[Any],
