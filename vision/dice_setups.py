@@ -169,7 +169,7 @@ def shown_photos(photos: list[Photo], dice: int) -> list[Photo]:
 
 
 def learn_and_evaluate(reader: Any, photos: list[Photo], dice: int, count: bool = False,
-                       die: bool = True
+                       die: bool = True, values: bool = True
                        ) -> tuple[dict[str, SetupScore], dict[str, SetupScore], dict[str, Any]]:
     """`calibrate dice` learning the players' dice, measured: a few photos of the set-up
     (shown_photos) are read at their labelled scale, the readings matched to the labels give
@@ -177,7 +177,8 @@ def learn_and_evaluate(reader: Any, photos: list[Photo], dice: int, count: bool 
     the reader missed cannot be confirmed, unless ``count``: the player says how many dice
     there are and the reader adds its surest unaccepted candidates (dice_learn.missed_dice),
     confirmed the same way. The reader learns from them (vision/dice_learn.py; ``die``: P(die)
-    too) and reads the set-up's other photos at their labelled scale. Their scores before
+    too; not ``values``: the value layer is left unused) and reads the set-up's other photos
+    at their labelled scale. Their scores before
     and after learning, and what was learned (in words, with the shown dice read right
     before and after)."""
     from vision.dice_learn import Throw, describe, learn, missed_dice, use
@@ -204,6 +205,8 @@ def learn_and_evaluate(reader: Any, photos: list[Photo], dice: int, count: bool 
     net = reader.net
     learned = learn(reader, throws, die)
     learned.added = added
+    if not values:
+        learned.gain = 0
     use(reader, learned)
     after = 0
     for photo, throw in zip(shown, throws, strict=True):
