@@ -485,14 +485,16 @@ def test_the_player_counting_the_dice_adds_the_ones_the_reader_missed(
 
     monkeypatch.setattr(vision.dice_learn, "missed_dice", missed)
     answers = iter(["count 3", "2 4 5"])
-    dice, values = _confirm_throw(Reader(), None, lambda _: next(answers)) or ([], [])
+    dice, values, more = _confirm_throw(Reader(), None, lambda _: next(answers)) or ([], [], [])
     out = capsys.readouterr().out
     assert seen == [3] and [d.value for d in dice] == [2, 4, 5] and values == [2, 4, 5]
+    assert more == added
     assert "I looked again and added 1 I had missed (read as 4)." in out
     assert "I read 3 dice, left to right: 2 4 5." in out
     answers = iter(["I count 2 dice", ""])
-    dice, values = _confirm_throw(Reader(), None, lambda _: next(answers)) or ([], [])
-    assert values == [2, 5] and "I read 2 already; give the values" in capsys.readouterr().out
+    dice, values, more = _confirm_throw(Reader(), None, lambda _: next(answers)) or ([], [], [])
+    assert values == [2, 5] and not more
+    assert "I read 2 already; give the values" in capsys.readouterr().out
     assert [_count(t) for t in ("count 4", "I count 12 dice", "4 dice", "4", "2 5 6", "")] \
         == [4, 12, 4, None, None, None]
 

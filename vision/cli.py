@@ -281,7 +281,7 @@ def _learn_dice(camera: _Camera, reader: Any, die_size: float,
     from vision.dice_learn import Throw, describe, learn, use
 
     throws: list[Throw] = []
-    before = 0
+    before = added = 0
     for number in range(1, THROWS + 1):
         reply = ask(f"Throw {number} of up to {THROWS}: throw your dice in the tray, let them "
                     "rest, then press Enter (type done when you have shown enough). ")
@@ -294,7 +294,8 @@ def _learn_dice(camera: _Camera, reader: Any, die_size: float,
         confirmed = _confirm_throw(reader, frames[-1], ask)
         if confirmed is None:
             continue
-        dice, values = confirmed
+        dice, values, more = confirmed
+        added += sum(1 for d, v in zip(dice, values, strict=True) if v and d in more)
         before += sum(1 for d, v in zip(dice, values, strict=True) if v and d.value == v)
         throws.append(Throw(frames[-1], [(d.x, d.y, v) for d, v in zip(dice, values,
                                                                           strict=True)]))
@@ -303,6 +304,7 @@ def _learn_dice(camera: _Camera, reader: Any, die_size: float,
     except ValueError:
         _refuse("I was shown no die to learn from, so your dice will be read as before.")
         return None
+    learned.added = added
     use(reader, learned)
     after = 0
     for throw in throws:
@@ -314,14 +316,15 @@ def _learn_dice(camera: _Camera, reader: Any, die_size: float,
 
 
 def _confirm_throw(reader: Any, frame: Any, ask: Callable[[str], str]
-                   ) -> tuple[list[Any], list[int]] | None:
-    """The dice of one throw and their values as the player confirmed them; the player may
-    first say how many dice there are ("count 4"), and the reader then adds the dice it
-    missed (vision/dice_learn.py missed_dice). None when the throw is left out."""
+                   ) -> tuple[list[Any], list[int], list[Any]] | None:
+    """The dice of one throw, their values as the player confirmed them, and the dice added
+    because the player first said how many dice there are ("count 4": the reader adds the
+    dice it missed, vision/dice_learn.py missed_dice). None when the throw is left out."""
     from vision.dice_learn import missed_dice
 
     dice = sorted(reader.read(frame), key=lambda d: (d.x, d.y))
     counted = False
+    more: list[Any] = []
     while True:
         if not dice:
             _refuse("I see no dice in the tray; throw them again.")
@@ -350,7 +353,7 @@ def _confirm_throw(reader: Any, frame: Any, ask: Callable[[str], str]
         _refuse(f"I need {len(dice)} values from 0 to 6, one for each die I read, left to "
                 "right; this throw is left out.")
         return None
-    return dice, values
+    return dice, values, more
 
 
 def _count(typed: str) -> int | None:
