@@ -2,6 +2,7 @@
 
     companion bench dice-setups [--model PATH] [--setup NAME]... [--tray-part test]
                                 [--calibrated] [--failures] [--json]
+                                [--learn DICE [--count] [--values-only | --die-only]]
 
 Per set-up and finer group: per-die accuracy (missed and spurious dice count as errors),
 per-photo accuracy (every die right and nothing extra), spurious dice a photo, and how many
@@ -44,6 +45,14 @@ def main(argv: list[str]) -> int:
                         help="per set-up, learn its dice from a few photos holding this many "
                         "dice (as calibrate dice does from confirmed throws), then read the "
                         "others at their labelled scale")
+    parser.add_argument("--count", action="store_true",
+                        help="with --learn: the player says how many dice each shown photo "
+                        "holds, and the reader adds the dice it missed (calibrate dice's count)")
+    parser.add_argument("--values-only", action="store_true",
+                        help="with --learn: learn P(value | die) only, as before 2026-11-27")
+    parser.add_argument("--die-only", action="store_true",
+                        help="with --learn: use the learned P(die) correction only, not the "
+                        "learned value layer")
     parser.add_argument("--failures", action="store_true", help="list the photos read wrong")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
@@ -56,7 +65,8 @@ def main(argv: list[str]) -> int:
     photos = [p for setup in args.setup or SETUPS
               for p in photos_of(setup, args.tray_part if setup == "tray" else None)]
     if args.learn:
-        return _learn(reader, args.setup or SETUPS, args.tray_part, args.learn, args.json)
+        return _learn(reader, args.setup or SETUPS, args.tray_part, args.learn, args.json,
+                      args.count, not args.values_only, not args.die_only)
     scores = evaluate(reader, photos, reader.calibrate if args.calibrated else None)
     if args.json:
         print(json.dumps({"model": str(args.model), "calibrated": args.calibrated,
@@ -71,18 +81,21 @@ def main(argv: list[str]) -> int:
 
 
 def _learn(reader: Any, setups: Sequence[str], part: str | None, dice: int,
-           as_json: bool) -> int:
+           as_json: bool, count: bool = False, die: bool = True, values: bool = True) -> int:
     from vision.dice_setups import learn_and_evaluate, photos_of
 
     out: dict[str, Any] = {}
     for setup in setups:
         photos = photos_of(setup, part if setup == "tray" else None)
-        before, scores, learned = learn_and_evaluate(reader, photos, dice)
+        before, scores, learned = learn_and_evaluate(reader, photos, dice, count, die, values)
         out[setup] = {"learned": learned, "before": {k: v.to_json() for k, v in before.items()},
                       "setups": {k: v.to_json() for k, v in scores.items()}}
         if not as_json:
             print(f"{setup}: learned from {learned['shown_photos']} photos "
-                  f"({learned['shown_dice']} dice confirmed): {learned['said']}")
+                  f"({learned['shown_dice']} of their {learned['shown_labelled']} dice "
+                  f"confirmed, {learned['added']} of them added by the count; values layer "
+                  f"used: {learned['values_used']} (gain {learned['gain']}), P(die) used: "
+                  f"{learned['die_used']} (gain {learned['die_gain']})): {learned['said']}")
             for name, score in scores.items():
                 if name != "all":
                     print(f"  {name}, the other photos, before learning: "

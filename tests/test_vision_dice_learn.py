@@ -17,7 +17,8 @@ def test_the_refitted_layer_learns_what_it_is_shown_and_keeps_what_it_is_not() -
     fc0 = rng.normal(0, 1, (dims, classes)).astype(np.float32)
     fcb0 = np.zeros(classes, np.float32)
     # the players' dice: classes 1 and 2 lie where the shipped layer reads class 3
-    centres = {0: rng.normal(0, 1, dims), 1: fc0[:, 3] * 2, 2: fc0[:, 3] * 2 + fc0[:, 0]}
+    centres: dict[int, np.ndarray] = {0: rng.normal(0, 1, dims), 1: fc0[:, 3] * 2,
+                                      2: fc0[:, 3] * 2 + fc0[:, 0]}
     x = np.concatenate([centres[c] + rng.normal(0, 0.2, (30, dims)) for c in (0, 1, 2)])
     y = np.repeat([0, 1, 2], 30)
     before = ((x @ fc0 + fcb0).argmax(axis=1) == y).mean()
@@ -75,3 +76,93 @@ def test_learning_a_set_up_the_model_never_saw_never_reads_it_worse() -> None:
     right = (before["close-up"].correct, after["close-up"].correct)
     assert right[1] >= right[0], right
     assert "I keep reading them with the general model" in learned["said"], learned
+
+
+def test_a_zero_die_correction_reads_as_the_shipped_network() -> None:
+    """P(die) corrected by nothing is the shipped P(die), and the values stay the shipped
+    ones; a correction raises P(die) without touching P(value | die)."""
+    reader = DiceReader.load()
+    rng = np.random.default_rng(1)
+    from vision.dice_features import NET_SIDE
+
+    crops = rng.random((6, NET_SIDE, NET_SIDE, reader.net.channels)).astype(np.float32)
+    plain = reader.net.probabilities(crops)
+    dims = reader.net.params["fc"].shape[0]
+    same = reader.net.with_die(np.zeros(dims), np.zeros(1)).probabilities(crops)
+    assert np.allclose(same, plain, atol=1e-5)
+    raised = reader.net.with_die(np.zeros(dims), np.array([3.0])).probabilities(crops)
+    assert (raised[:, 0] < plain[:, 0]).all()
+    values = raised[:, 1:] / raised[:, 1:].sum(axis=1, keepdims=True)
+    assert np.allclose(values, plain[:, 1:] / plain[:, 1:].sum(axis=1, keepdims=True),
+                       atol=1e-4)
+
+
+def test_the_die_correction_is_kept_only_when_left_out_throws_read_better() -> None:
+    """Throws whose dice lie along one feature direction the shipped layer ignores: the
+    correction learned from the others finds each left-out throw's dice (kept). Throws that
+    contradict each other (that direction a die in half of them and none in the others):
+    a correction from the others loses dice the shipped layer found, or adds spurious ones
+    (refused)."""
+    from vision.dice_learn import NONE_CROP, fit_die_chosen
+
+    rng = np.random.default_rng(2)
+    dims, throws, per = 40, 6, 30
+    throw = np.repeat(np.arange(throws), per)
+    dice = np.tile(np.arange(per) < 10, throws)
+    kinds = np.tile(np.where(np.arange(per) < 10, np.arange(per), NONE_CROP), throws)
+    direction = rng.normal(0, 1, dims)
+    features = rng.normal(0, 1, (throws * per, dims)) + np.where(dice, 1.0, -1.0)[:, None] \
+        * direction
+    offset = np.full(len(dice), -1.0)  # the shipped layer calls every crop "none" (P 0.27)
+    _, _, gain = fit_die_chosen(features, dice, offset, throw, kinds, 0.8)
+    assert gain > 0
+    flipped = np.where(throw % 2 == 0, 1.0, -1.0)
+    features = rng.normal(0, 1, (throws * per, dims)) + (np.where(dice, 1.0, -1.0)
+                                                          * flipped)[:, None] * direction
+    offset = np.where(dice, 2.0, -2.0)  # the shipped layer sorts them right already
+    _, _, gain = fit_die_chosen(features, dice, offset, throw, kinds, 0.8)
+    assert gain <= 0
+
+
+def test_entries_stored_before_the_die_correction_still_load() -> None:
+    """vision.json entries of 2026-11-25 (values only) load with no P(die) correction and
+    read P(die) as the shipped network; an entry with one stores and loads it."""
+    from vision.dice_learn import use
+
+    reader = DiceReader.load()
+    fc, fcb = reader.net.params["fc"], reader.net.params["fcb"]
+    old = Learned(fc[:, 1:], fcb[1:], fingerprint(reader), "red", "white", 14, {1: 14},
+                  gain=1).to_json()
+    assert "die_fc" not in old
+    back = Learned.from_json(old, (fc.shape[0], fc.shape[1] - 1))
+    assert back.dfc is None and not back.die_used and back.used
+    use(reader, back)
+    assert "vfc" in reader.net.params and "dfc" not in reader.net.params
+    new = Learned(fc[:, 1:], fcb[1:], fingerprint(reader), "red", "white", 14, {1: 14},
+                  gain=0, dfc=np.full(fc.shape[0], 0.01, np.float32), dfcb=-0.5,
+                  die_gain=3).to_json()
+    again = Learned.from_json(new, (fc.shape[0], fc.shape[1] - 1))
+    assert again.die_used and not again.used and abs(again.dfcb + 0.5) < 1e-6
+    assert again.dfc is not None and np.allclose(again.dfc, 0.01, atol=1e-4)
+    plain = DiceReader.load()
+    use(plain, again)
+    assert "dfc" in plain.net.params and "vfc" not in plain.net.params
+
+
+@pytest.mark.skipif(not (MODEL_PATH.parent / "dice-tray.npz").is_file(),
+                    reason="the tray-only model is not in this checkout")
+def test_dice_the_general_model_missed_are_found_after_learning_with_the_players_count(
+        ) -> None:
+    """The tray-only model on close-ups it never saw misses dice it sees as a candidate but
+    calls "none". Shown seven close-ups, the player counting the dice in each (the reader
+    adds the ones it missed), the learned P(die) finds dice it missed on the other photos
+    and reads more of them right."""
+    reader = DiceReader.load(MODEL_PATH.parent / "dice-tray.npz")
+    photos = photos_of("close-up")[::8]
+    before, after, learned = learn_and_evaluate(reader, photos, 25, count=True)
+    assert learned["added"] > 0 and learned["die_used"], learned
+    assert after["close-up"].missed < before["close-up"].missed - 5
+    assert after["close-up"].correct > before["close-up"].correct + 5
+    assert "I also learned to tell your dice from the tray" in learned["said"]
+    assert reader.net.params.keys() == DiceReader.load(
+        MODEL_PATH.parent / "dice-tray.npz").net.params.keys()  # the reader is left as it was

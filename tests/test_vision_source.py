@@ -438,7 +438,9 @@ def test_calibrate_dice_learns_the_players_dice_from_confirmed_throws(
     assert code == 0
     out = capsys.readouterr().out
     assert prompts[2].startswith("To teach me your own dice")
-    assert prompts[3].startswith("Throw 1 of 5") and prompts[5].startswith("Throw 2 of 5")
+    assert prompts[3].startswith("Throw 1 of up to 10")
+    assert prompts[5].startswith("Throw 2 of up to 10")
+    assert "If I missed a die, type how many dice you see, as in: count 4." in prompts[4]
     assert out.count("I read 3 dice, left to right:") == 2
     said = out.strip().splitlines()[-1]
     assert said.startswith("I looked at your dice: "), out
@@ -460,6 +462,41 @@ def test_calibrate_dice_learns_the_players_dice_from_confirmed_throws(
     save_calibration("dice", {**saved["dice"], "learned": {**learned, "fc": "AAAA"}})
     source._watcher(640, 480)
     assert source.problem is not None and "is damaged" in source.problem
+
+
+def test_the_player_counting_the_dice_adds_the_ones_the_reader_missed(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """'count 3' when two dice were read: the reader adds its surest missed candidate, says
+    so and asks for the values of all three; a count it cannot add to is said, not raised."""
+    import vision.dice_learn
+    from vision.cli import _confirm_throw, _count
+    from vision.dice import Die
+
+    class Reader:
+        def read(self, frame: object) -> list[Die]:
+            return [Die(5, 300, 100, 40, 0.99), Die(2, 100, 100, 40, 0.95)]
+
+    added = [Die(4, 200, 100, 40, 0.4)]
+    seen: list[int] = []
+
+    def missed(reader: object, frame: object, read: list[Die], count: int) -> list[Die]:
+        seen.append(count)
+        return added[: count - len(read)]
+
+    monkeypatch.setattr(vision.dice_learn, "missed_dice", missed)
+    answers = iter(["count 3", "2 4 5"])
+    dice, values, more = _confirm_throw(Reader(), None, lambda _: next(answers)) or ([], [], [])
+    out = capsys.readouterr().out
+    assert seen == [3] and [d.value for d in dice] == [2, 4, 5] and values == [2, 4, 5]
+    assert more == added
+    assert "I looked again and added 1 I had missed (read as 4)." in out
+    assert "I read 3 dice, left to right: 2 4 5." in out
+    answers = iter(["I count 2 dice", ""])
+    dice, values, more = _confirm_throw(Reader(), None, lambda _: next(answers)) or ([], [], [])
+    assert values == [2, 5] and not more
+    assert "I read 2 already; give the values" in capsys.readouterr().out
+    assert [_count(t) for t in ("count 4", "I count 12 dice", "4 dice", "4", "2 5 6", "")] \
+        == [4, 12, 4, None, None, None]
 
 
 def test_calibrate_dice_refuses_typed_values_that_do_not_fit_the_throw(

@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -268,40 +269,33 @@ def _calibrate_dice(camera: _Camera, name: str, area: Area | None,
     return 0
 
 
-THROWS = 5  # throws shown at most when learning the players' dice
+THROWS = 10  # throws shown at most when learning the players' dice (done stops earlier)
 
 
 def _learn_dice(camera: _Camera, reader: Any, die_size: float,
                 ask: Callable[[str], str]) -> dict[str, Any] | None:
     """A few throws of the players' dice, each read and confirmed (or corrected) by the
-    player; the reader learns from them (vision/dice_learn.py) and says what it learned.
-    The learned layer as stored in vision.json, or None when nothing could be learned."""
+    player, who can also say how many dice there are when the reader missed one; the reader
+    learns from them (vision/dice_learn.py) and says what it learned. The learned layer as
+    stored in vision.json, or None when nothing could be learned."""
     from vision.dice_learn import Throw, describe, learn, use
 
     throws: list[Throw] = []
-    before = 0
+    before = added = 0
     for number in range(1, THROWS + 1):
-        reply = ask(f"Throw {number} of {THROWS}: throw your dice in the tray, let them rest, "
-                    "then press Enter (type done when you have shown enough). ")
+        reply = ask(f"Throw {number} of up to {THROWS}: throw your dice in the tray, let them "
+                    "rest, then press Enter (type done when you have shown enough). ")
         if reply.strip().lower() == "done":
             break
         frames = camera.grab(GRAB)
         if not frames:
             _refuse("I cannot read more pictures from the camera, so I stop here.")
             break
-        dice = sorted(reader.read(frames[-1]), key=lambda d: (d.x, d.y))
-        if not dice:
-            _refuse("I see no dice in the tray; throw them again.")
+        confirmed = _confirm_throw(reader, frames[-1], ask)
+        if confirmed is None:
             continue
-        print(f"I read {len(dice)} dice, left to right: "
-              f"{' '.join(str(d.value) for d in dice)}.")
-        typed = ask("Type their values left to right (0 for one that is not a die), or "
-                    "press Enter if they are right. ").strip()
-        values = [d.value for d in dice] if not typed else _values(typed)
-        if values is None or len(values) != len(dice):
-            _refuse(f"I need {len(dice)} values from 0 to 6, one for each die I read, left to "
-                    "right; this throw is left out.")
-            continue
+        dice, values, more = confirmed
+        added += sum(1 for d, v in zip(dice, values, strict=True) if v and d in more)
         before += sum(1 for d, v in zip(dice, values, strict=True) if v and d.value == v)
         throws.append(Throw(frames[-1], [(d.x, d.y, v) for d, v in zip(dice, values,
                                                                           strict=True)]))
@@ -310,6 +304,7 @@ def _learn_dice(camera: _Camera, reader: Any, die_size: float,
     except ValueError:
         _refuse("I was shown no die to learn from, so your dice will be read as before.")
         return None
+    learned.added = added
     use(reader, learned)
     after = 0
     for throw in throws:
@@ -318,6 +313,57 @@ def _learn_dice(camera: _Camera, reader: Any, die_size: float,
                          for x, y, v in throw.dice)
     print(describe(learned, die_size, before, after))
     return learned.to_json()
+
+
+def _confirm_throw(reader: Any, frame: Any, ask: Callable[[str], str]
+                   ) -> tuple[list[Any], list[int], list[Any]] | None:
+    """The dice of one throw, their values as the player confirmed them, and the dice added
+    because the player first said how many dice there are ("count 4": the reader adds the
+    dice it missed, vision/dice_learn.py missed_dice). None when the throw is left out."""
+    from vision.dice_learn import missed_dice
+
+    dice = sorted(reader.read(frame), key=lambda d: (d.x, d.y))
+    counted = False
+    more: list[Any] = []
+    while True:
+        if not dice:
+            _refuse("I see no dice in the tray; throw them again.")
+            return None
+        print(f"I read {len(dice)} dice, left to right: "
+              f"{' '.join(str(d.value) for d in dice)}.")
+        hint = "" if counted else (" If I missed a die, type how many dice you see, as in: "
+                                   "count 4.")
+        typed = ask("Type their values left to right (0 for one that is not a die), or "
+                    f"press Enter if they are right.{hint} ").strip()
+        count = None if counted else _count(typed)
+        if count is None:
+            break
+        counted = True
+        more = missed_dice(reader, frame, dice, count)
+        if not more:
+            why = (f"I read {len(dice)} already" if count <= len(dice) else
+                   "I find nothing else there that could be a die")
+            print(f"{why}; give the values of the dice I read.")
+            continue
+        dice = sorted(dice + more, key=lambda d: (d.x, d.y))
+        print(f"I looked again and added {len(more)} I had missed "
+              f"(read as {' '.join(str(d.value) for d in more)}).")
+    values = [d.value for d in dice] if not typed else _values(typed)
+    if values is None or len(values) != len(dice):
+        _refuse(f"I need {len(dice)} values from 0 to 6, one for each die I read, left to "
+                "right; this throw is left out.")
+        return None
+    return dice, values, more
+
+
+def _count(typed: str) -> int | None:
+    """The number of dice the player counts ("count 4", "I count 4 dice", "4 dice"), or
+    None when the answer is not a count."""
+    match = re.fullmatch(r"(?:i\s+)?(?:count|see)\s*(\d{1,2})(?:\s+dice)?|(\d{1,2})\s+dice",
+                         typed.strip().lower())
+    if match is None:
+        return None
+    return int(match.group(1) or match.group(2))
 
 
 def _values(typed: str) -> list[int] | None:

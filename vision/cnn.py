@@ -94,14 +94,40 @@ class ConvNet:
         return ConvNet({**self.params, "vfc": vfc.astype(np.float32),
                         "vfcb": vfcb.astype(np.float32)}, self.classes)
 
+    def with_die(self, dfc: Array, dfcb: Array) -> ConvNet:
+        """The same network with a learned correction of P(die) for a player's dice: the
+        log-odds of a die (the shipped layer's) plus ``features @ dfc + dfcb``."""
+        return ConvNet({**self.params, "dfc": dfc.astype(np.float32).reshape(-1, 1),
+                        "dfcb": dfcb.astype(np.float32).reshape(1)}, self.classes)
+
+    def die_logits(self, features: Array) -> Array:
+        """The shipped layer's log-odds of a die against none, per crop."""
+        logits = features @ self.params["fc"] + self.params["fcb"]
+        top = logits[:, 1:].max(axis=1, keepdims=True)
+        rest = np.log(np.exp(logits[:, 1:] - top).sum(axis=1)) + top[:, 0]
+        out: Array = rest - logits[:, 0]
+        return out
+
     def _values(self, features: Array, probs: Array) -> Array:
-        """With a learned value layer (``vfc``, a player's dice): P(die) stays the shipped
-        layer's, P(value | die) is the learned layer's."""
-        logits = features @ self.params["vfc"] + self.params["vfcb"]
-        logits -= logits.max(axis=1, keepdims=True)
-        e = np.exp(logits)
+        """With a learned value layer (``vfc``, a player's dice), P(value | die) is the
+        learned layer's; with a learned die correction (``dfc``), P(die) is the corrected
+        one; else each stays the shipped layer's."""
         out: Array = probs.copy()
-        out[:, 1:] = (1 - probs[:, :1]) * e / e.sum(axis=1, keepdims=True)
+        if "dfc" in self.params:
+            logit = self.die_logits(features) + (features @ self.params["dfc"])[:, 0] \
+                + self.params["dfcb"][0]
+            die = 1 / (1 + np.exp(-np.clip(logit, -60, 60)))
+            # P(value | die) from the logits: from probs it would underflow where the shipped
+            # layer is sure there is no die
+            shipped = features @ self.params["fc"][:, 1:] + self.params["fcb"][1:]
+            e = np.exp(shipped - shipped.max(axis=1, keepdims=True))
+            out[:, 0] = 1 - die
+            out[:, 1:] = e / e.sum(axis=1, keepdims=True) * die[:, None]
+        if "vfc" in self.params:
+            logits = features @ self.params["vfc"] + self.params["vfcb"]
+            logits -= logits.max(axis=1, keepdims=True)
+            e = np.exp(logits)
+            out[:, 1:] = (1 - out[:, :1]) * e / e.sum(axis=1, keepdims=True)
         return out
 
     def probabilities(self, x: Array, batch: int = 8) -> Array:
@@ -116,7 +142,8 @@ class ConvNet:
             logits -= logits.max(axis=1, keepdims=True)
             e = np.exp(logits)
             probs = e / e.sum(axis=1, keepdims=True)
-            out.append(self._values(features, probs) if "vfc" in self.params else probs)
+            out.append(self._values(features, probs)
+                       if "vfc" in self.params or "dfc" in self.params else probs)
         if not out:
             return np.zeros((0, len(self.classes)), np.float32)
         return np.concatenate(out).astype(np.float32)

@@ -26,7 +26,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.dice import DIE_SIDE, DiceReader, Point
+from vision.dice import DIE_SIDE, MERGE, DiceReader, Die, Point
 
 POSITIVE = 0.3  # a candidate within this many die sides of a confirmed die shows it ...
 NEGATIVE = 0.8  # ... and one farther than this from every die shows none
@@ -77,25 +77,43 @@ class Learned:
     # crops of the shown dice read right more by the learned layer than the shipped one,
     # each throw left out of the fit in turn: the learned layer is used only when positive
     gain: int = 0
+    # the learned correction of P(die) (None: not learned, as in entries before 2026-11-27)
+    # and its gain: crops of the shown throws (dice and not) on the right side of the
+    # acceptance bar, each throw left out in turn, less the shipped layer's
+    dfc: NDArray[Any] | None = None
+    dfcb: float = 0.0
+    die_gain: int = 0
+    added: int = 0  # dice the reader had missed that the player's count added
 
     @property
     def used(self) -> bool:
         return self.gain > 0 and self.dice >= MIN_DICE
 
+    @property
+    def die_used(self) -> bool:
+        return self.dfc is not None and self.die_gain > 0 and self.dice >= MIN_DICE
+
     def to_json(self) -> dict[str, Any]:
-        return {"model": self.model, "faces": self.faces, "pips": self.pips, "gain": self.gain,
-                "dice": self.dice, "values": {str(k): v for k, v in sorted(self.counts.items())},
-                "fc": _pack(self.fc), "fcb": _pack(self.fcb)}
+        out = {"model": self.model, "faces": self.faces, "pips": self.pips, "gain": self.gain,
+               "dice": self.dice, "values": {str(k): v for k, v in sorted(self.counts.items())},
+               "fc": _pack(self.fc), "fcb": _pack(self.fcb)}
+        if self.dfc is not None:
+            out.update({"die_fc": _pack(self.dfc), "die_fcb": round(self.dfcb, 5),
+                        "die_gain": self.die_gain, "added": self.added})
+        return out
 
     @classmethod
     def from_json(cls, data: dict[str, Any], shape: tuple[int, int]) -> Learned:
-        """Raises ValueError when the stored layer does not fit the network's shape."""
+        """Raises ValueError when the stored layer does not fit the network's shape. An
+        entry without a P(die) correction (before 2026-11-27) loads without one."""
         fc = _unpack(data["fc"]).reshape(shape)
         fcb = _unpack(data["fcb"]).reshape(shape[1])
         counts = {int(k): int(v) for k, v in dict(data.get("values", {})).items()}
+        dfc = _unpack(data["die_fc"]).reshape(shape[0]) if "die_fc" in data else None
         return cls(fc, fcb, str(data["model"]), str(data.get("faces", "")),
                    str(data.get("pips", "")), int(data.get("dice", 0)), counts,
-                   int(data.get("gain", 0)))
+                   int(data.get("gain", 0)), dfc, float(data.get("die_fcb", 0.0)),
+                   int(data.get("die_gain", 0)), int(data.get("added", 0)))
 
 
 def _pack(array: NDArray[Any]) -> str:
@@ -118,22 +136,29 @@ def use(reader: DiceReader, learned: Learned) -> None:
     read throws it was not fitted on better than the shipped one (Learned.used)."""
     if learned.used:
         reader.net = reader.net.with_values(learned.fc, learned.fcb)
+    if learned.die_used and learned.dfc is not None:
+        reader.net = reader.net.with_die(learned.dfc, np.array([learned.dfcb]))
 
 
-def examples(reader: DiceReader, throw: Throw) -> tuple[NDArray[Any], NDArray[Any]]:
+def examples(reader: DiceReader, throw: Throw
+             ) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any]]:
     """The network's inputs and labels from one confirmed throw, at the reader's scale: the
     candidates at each confirmed die (and the die's own centre) as its value, up to
-    NEGATIVES candidates away from every die as "none"; each in its four turns."""
+    NEGATIVES candidates away from every die as "none"; each in its four turns. Third, what
+    each crop is, for the guard: the die's index for a candidate at a die in its first turn,
+    NONE_CROP for a "none" candidate in its first turn, OTHER_CROP for the rest (the die's
+    own centre, which is no candidate, and the other turns)."""
     with _at_scale(reader, throw):
         working = reader.working(throw.image)
         if working is None:
-            return np.zeros((0, 1)), np.zeros(0, np.int64)
+            return np.zeros((0, 1)), np.zeros(0, np.int64), np.zeros(0, np.int64)
         work, factor, left, top = working
         peaks = reader.peaks(work, factor, left, top)
     dice = [((x - left) * factor, (y - top) * factor, v) for x, y, v in throw.dice]
     side = DIE_SIDE  # the reader is calibrated: a die is this many working pixels
     points: list[Point] = []
     labels: list[int] = []
+    kinds: list[int] = []
     negatives: list[Point] = []
     for x, y, s in peaks:
         gaps = [np.hypot(x - dx, y - dy) / side for dx, dy, _ in dice]
@@ -142,20 +167,59 @@ def examples(reader: DiceReader, throw: Throw) -> tuple[NDArray[Any], NDArray[An
         if nearest >= 0 and gaps[nearest] < POSITIVE and dice[nearest][2] > 0 and fits:
             points.append((x, y, s))
             labels.append(dice[nearest][2])
+            kinds.append(nearest)
         elif nearest < 0 or gaps[nearest] > NEGATIVE or dice[nearest][2] == 0:
             negatives.append((x, y, s))
     for x, y, v in dice:  # each die at its own centre and the candidate size it reads at
         points.append((x, y, side / 1.2))
         labels.append(v)
+        kinds.append(OTHER_CROP)
     step = max(1, len(negatives) // NEGATIVES)
     for p in negatives[::step][:NEGATIVES]:
         points.append(p)
         labels.append(0)
+        kinds.append(NONE_CROP)
     if not points:
-        return np.zeros((0, 1)), np.zeros(0, np.int64)
+        return np.zeros((0, 1)), np.zeros(0, np.int64), np.zeros(0, np.int64)
     inputs = reader._inputs(work, points)
     turned = np.concatenate([np.rot90(inputs, k, axes=(1, 2)) for k in range(4)])
-    return turned, np.tile(np.array(labels, np.int64), 4)
+    return (turned, np.tile(np.array(labels, np.int64), 4),
+            np.concatenate([np.array(kinds, np.int64), np.full(3 * len(kinds), OTHER_CROP)]))
+
+
+NONE_CROP, OTHER_CROP = -1, -2
+
+
+def missed_dice(reader: DiceReader, image: NDArray[Any], read: list[Die], count: int
+                ) -> list[Die]:
+    """The dice the reader missed when the player counts ``count`` dice and it read fewer:
+    the candidates it was surest of among those it called "none", away from the dice read
+    and from each other (the most likely value each, its confidence P(die) times that)."""
+    wanted = count - len(read)
+    if wanted <= 0:
+        return []
+    working = reader.working(image)
+    if working is None:
+        return []
+    work, factor, left, top = working
+    points = reader.peaks(work, factor, left, top)
+    if not points:
+        return []
+    probs = reader.net.probabilities(reader._inputs(work, points))
+    taken = [((d.x - left) * factor, (d.y - top) * factor, d.size / 1.2 * factor)
+             for d in read]
+    found: list[Die] = []
+    for i in map(int, np.argsort(probs[:, 0])):
+        if len(found) == wanted:
+            break
+        x, y, s = points[i]
+        if any(np.hypot(x - tx, y - ty) < MERGE * max(s, ts) for tx, ty, ts in taken):
+            continue
+        taken.append((x, y, s))
+        value = int(probs[i, 1:].argmax()) + 1
+        found.append(Die(value, x / factor + left, y / factor + top, s * 1.2 / factor,
+                         float(probs[i, value])))
+    return found
 
 
 def fit_head(features: NDArray[Any], labels: NDArray[Any], fc: NDArray[Any],
@@ -182,13 +246,15 @@ def fit_head(features: NDArray[Any], labels: NDArray[Any], fc: NDArray[Any],
     m = [np.zeros_like(w), np.zeros_like(b)]
     v = [np.zeros_like(w), np.zeros_like(b)]
     rate, beta1, beta2 = 0.01 * float(np.abs(w0).mean() + 1e-3), 0.9, 0.999
+    x32 = x.astype(np.float32)  # the two products in float32: half the time
     for t in range(1, steps + 1):
-        logits = x @ w + b
+        logits = (x32 @ w.astype(np.float32)).astype(np.float64) + b
         logits -= logits.max(axis=1, keepdims=True)
         p = np.exp(logits)
         p /= p.sum(axis=1, keepdims=True)
         err = (p - onehot) * weight[:, None]
-        grads = [x.T @ err + 2 * pull * (w - w0), err.sum(axis=0) + 2 * pull * (b - b0)]
+        grads = [(x32.T @ err.astype(np.float32)).astype(np.float64) + 2 * pull * (w - w0),
+                 err.sum(axis=0) + 2 * pull * (b - b0)]
         for k, (param, g) in enumerate(zip((w, b), grads, strict=True)):
             m[k] = beta1 * m[k] + (1 - beta1) * g
             v[k] = beta2 * v[k] + (1 - beta2) * g * g
@@ -197,32 +263,137 @@ def fit_head(features: NDArray[Any], labels: NDArray[Any], fc: NDArray[Any],
     return (w / scale).astype(np.float32), b.astype(np.float32)
 
 
-def learn(reader: DiceReader, throws: list[Throw]) -> Learned:
+def learn(reader: DiceReader, throws: list[Throw], die: bool = True) -> Learned:
     """A layer for the players' dice from confirmed throws (read at the reader's calibrated
-    scale), and their colours in words. Raises ValueError when the reader has no calibrated
-    scale or no die was shown."""
+    scale), and their colours in words; with ``die``, a correction of P(die) too (the dice
+    the reader missed are mostly candidates it called "none": docs/vision.md). Raises
+    ValueError when the reader has no calibrated scale or no die was shown."""
     if reader.scale is None:
         raise ValueError("the die size is not calibrated")
     parts = [examples(reader, t) for t in throws]
-    parts = [(x, y) for x, y in parts if len(y)]
-    labels = np.concatenate([y for _, y in parts]) if parts else np.zeros(0, np.int64)
+    parts = [(x, y, k) for x, y, k in parts if len(y)]
+    labels = np.concatenate([y for _, y, _ in parts]) if parts else np.zeros(0, np.int64)
     if not (labels > 0).any():
         raise ValueError("no die was shown")
-    dice = labels > 0  # only P(value | die) is learned: finding dice stays the model's
-    features = reader.net.features(np.concatenate([x for x, _ in parts])[dice])
+    crops = np.concatenate([x for x, _, _ in parts])
+    kinds = np.concatenate([k for _, _, k in parts])
+    throw = np.concatenate([np.full(len(y), i) for i, (_, y, _) in enumerate(parts)])
+    dice = labels > 0
+    features = reader.net.features(crops if die else crops[dice])
+    if not die:
+        labels, throw, kinds = labels[dice], throw[dice], kinds[dice]
+        dice = labels > 0
     values = labels[dice] - 1
-    throw = np.concatenate([np.full(len(y), i) for i, (_, y) in enumerate(parts)])[dice]
     shipped = reader.net.params["fc"][:, 1:], reader.net.params["fcb"][1:]
-    fc, fcb = fit_head(features, values, *shipped)
-    better = held_out_gain(features, values, throw, shipped)
+    fc, fcb = fit_head(features[dice], values, *shipped)
+    better = held_out_gain(features[dice], values, throw[dice], shipped)
     counts: dict[int, int] = {}
     for t in throws:
         for _, _, value in t.dice:
             if value > 0:
                 counts[value] = counts.get(value, 0) + 1
     faces, pips = colours(reader, throws)
-    return Learned(fc, fcb, fingerprint(reader), faces, pips, sum(counts.values()), counts,
-                   better)
+    learned = Learned(fc, fcb, fingerprint(reader), faces, pips, sum(counts.values()), counts,
+                      better)
+    if die and (~dice).any():
+        offset = reader.net.die_logits(features)
+        learned.dfc, learned.dfcb, learned.die_gain = fit_die_chosen(
+            features, dice, offset, throw, kinds, reader.accept)
+    return learned
+
+
+DIE_PULLS = (1.0, 10.0, 100.0)  # tried in turn; the one that reads left-out throws best is kept
+DIE_DIRECTIONS = 32  # the P(die) correction lies in the shown crops' main feature directions
+DIE_STEPS = 200
+
+
+def fit_die(x: NDArray[Any], dice: NDArray[Any], offset: NDArray[Any], pull: float
+            ) -> tuple[NDArray[Any], float]:
+    """A correction of the log-odds of a die: ``offset`` (the shipped layer's) plus
+    ``x @ u + b``, ``x`` the crops' features in a few main directions (die_directions),
+    fitted by logistic loss with dice and "none" crops weighing as much in all, ``pull``
+    times (|u|^2 + b^2) / len(u) keeping it near the shipped layer. Adam in numpy
+    (milliseconds)."""
+    y = dice.astype(np.float64)
+    weight = np.where(dice, 0.5 / max(1, int(dice.sum())), 0.5 / max(1, int((~dice).sum())))
+    u, b = np.zeros(x.shape[1]), 0.0
+    m, v = np.zeros(x.shape[1] + 1), np.zeros(x.shape[1] + 1)
+    rate, beta1, beta2 = 0.05, 0.9, 0.999
+    for t in range(1, DIE_STEPS + 1):
+        z = np.clip(offset + x @ u + b, -60, 60)
+        err = (1 / (1 + np.exp(-z)) - y) * weight
+        # the bias pulled too: free, it moved every crop's P(die) and lost dice on the tray's
+        # shown throws left out (found 2, lost 3 at 25 dice; 3 and 1 pulled)
+        g = np.concatenate([x.T @ err + 2 * pull * u / len(u),
+                            [err.sum() + 2 * pull * b / len(u)]])
+        m = beta1 * m + (1 - beta1) * g
+        v = beta2 * v + (1 - beta2) * g * g
+        step = rate * (m / (1 - beta1 ** t)) / (np.sqrt(v / (1 - beta2 ** t)) + 1e-12)
+        u, b = u - step[:-1], b - float(step[-1])
+    return u, b
+
+
+def die_directions(features: NDArray[Any]) -> NDArray[Any]:
+    """The shown crops' main feature directions (features, DIE_DIRECTIONS), scaled so that
+    the crops' coordinates along them are about 1: the correction's few free numbers. From
+    every shown crop, its label unused (so each left-out throw's crops shape them too)."""
+    centred = (features - features.mean(axis=0)).astype(np.float64)
+    # a randomized range finder (two power steps) instead of the full SVD: a tenth of the
+    # time on a dozen throws' crops, the same leading directions within noise
+    probe = np.random.default_rng(0).normal(size=(centred.shape[1], DIE_DIRECTIONS + 8))
+    q = np.linalg.qr(centred @ probe)[0]
+    for _ in range(2):
+        q = np.linalg.qr(centred @ (centred.T @ q))[0]
+    _, _, vt = np.linalg.svd(q.T @ centred, full_matrices=False)
+    basis = vt[:DIE_DIRECTIONS].T
+    scale = float(np.abs(features @ basis).mean()) or 1.0
+    out: NDArray[Any] = basis / scale
+    return out
+
+
+def die_gain(x: NDArray[Any], dice: NDArray[Any], offset: NDArray[Any],
+             throw: NDArray[Any], kinds: NDArray[Any], accept: float, pull: float) -> int:
+    """Errors fewer with the correction than without on the shown throws, each judged by a
+    correction fitted on the other throws: a die is found when one of its candidates is at
+    or above the acceptance bar, a "none" candidate there is a spurious die (first turns
+    only: examples' ``kinds``); dice found less dice lost less spurious ones added, and
+    below 0 unless it finds more dice than it loses. Counted per die, not per crop: per crop,
+    a correction that read paper photos worse (docs/vision.md, 2026-11-27) was let in by the
+    many "none" crops it rejected."""
+    bar = float(np.log(accept / (1 - accept)))
+    found = lost = spurious = 0
+    for i in np.unique(throw):
+        out = throw == i
+        if out.all() or not dice[~out].any() or dice[~out].all():
+            continue
+        u, b = fit_die(x[~out], dice[~out], offset[~out], pull)
+        after = offset[out] + x[out] @ u + b >= bar
+        before = offset[out] >= bar
+        kind = kinds[out]
+        for d in np.unique(kind[kind >= 0]):
+            was, now = bool(before[kind == d].any()), bool(after[kind == d].any())
+            found += int(now and not was)
+            lost += int(was and not now)
+        none = kind == NONE_CROP
+        spurious += int(after[none].sum()) - int(before[none].sum())
+    # it is there to find dice the shipped layer misses: one that finds no more than it loses
+    # is refused even when it rejects spurious ones (on paper photos it lost real dice, each
+    # a silent error, for fewer spurious ones, mostly asked about anyway)
+    return found - lost - spurious if found > lost else min(-1, found - lost - spurious)
+
+
+def fit_die_chosen(features: NDArray[Any], dice: NDArray[Any], offset: NDArray[Any],
+                   throw: NDArray[Any], kinds: NDArray[Any], accept: float
+                   ) -> tuple[NDArray[Any], float, int]:
+    """The P(die) correction (a weight per feature and a bias) at the pull (DIE_PULLS)
+    whose left-out throws read best, fitted on all throws, and that gain (the correction is
+    used only when it is above 0)."""
+    basis = die_directions(features)
+    x = features @ basis
+    gains = [die_gain(x, dice, offset, throw, kinds, accept, p) for p in DIE_PULLS]
+    best = int(np.argmax(gains))
+    u, b = fit_die(x, dice, offset, DIE_PULLS[best])
+    return (basis @ u).astype(np.float32), b, gains[best]
 
 
 def held_out_gain(features: NDArray[Any], values: NDArray[Any], throw: NDArray[Any],
@@ -306,14 +477,23 @@ def describe(learned: Learned, die_size: float, before: int, after: int) -> str:
     unseen = [FACES[v - 1] for v in range(1, 7) if not learned.counts.get(v)]
     missing = (f" I saw no {_listed(unseen, 'or')}: I read {'it' if len(unseen) == 1 else 'those'}"
                " as before." if unseen else "")
-    if not learned.used:
+    finding = ""
+    if learned.dfc is not None and learned.dice >= MIN_DICE:
+        finding = (" I also learned to tell your dice from the tray: on throws I did not "
+                   "learn from, I told them apart better." if learned.die_used else
+                   " Telling your dice from the tray did not get better on throws I did not "
+                   "learn from, so I find them as before.")
+    if not learned.used and not learned.die_used:
         why = (f"That is too few to learn from (at least {MIN_DICE})"
                if learned.dice < MIN_DICE else
-               "Learning them did not read one throw better from the others")
+               "Learning their values did not read one throw better from the others")
         return (f"I looked at your dice: {faces}{pips}, about {die_size:.0f} pixels across, "
                 f"{learned.dice} dice ({_listed(shown, 'and')}). {why}, so I keep reading "
                 f"them with the general model ({before} of {learned.dice} right on those "
-                "throws).")
+                f"throws).{finding}")
+    values = ("" if learned.used else " Their values I read with the general model: learning "
+              "them did not read one throw better from the others.")
     return (f"I learned your dice: {faces}{pips}, about {die_size:.0f} pixels across, from "
             f"{learned.dice} dice ({_listed(shown, 'and')}). On those throws I read {before} of "
-            f"{learned.dice} right before learning and {after} after.{missing}")
+            f"{learned.dice} right before learning and {after} after.{finding}{values}"
+            f"{missing if learned.used else ''}")
