@@ -26,7 +26,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.dice import DIE_SIDE, MERGE, DiceReader, Die, Point
+from vision.dice import DIE_SIDE, MERGE, THRESHOLD, DiceReader, Die, Point
 
 POSITIVE = 0.3  # a candidate within this many die sides of a confirmed die shows it ...
 NEGATIVE = 0.8  # ... and one farther than this from every die shows none
@@ -84,10 +84,25 @@ class Learned:
     dfcb: float = 0.0
     die_gain: int = 0
     added: int = 0  # dice the reader had missed that the player's count added
+    # the learned candidate bar (None: not learned, as in entries before this evening) and
+    # what it did on the shown throws, each left out in turn (learn_bar): dice found and
+    # lost, and errors (wrong values, readings at no confirmed die) added less removed
+    bar: float | None = None
+    bar_found: int = 0
+    bar_lost: int = 0
+    bar_errors: int = 0
 
     @property
     def used(self) -> bool:
         return self.gain > 0 and self.dice >= MIN_DICE
+
+    @property
+    def bar_used(self) -> bool:
+        """A lower candidate bar is used when, each shown throw left out in turn, it found
+        more dice than it lost and added no more errors than it removed."""
+        return (self.bar is not None and self.bar < THRESHOLD and self.dice >= MIN_DICE
+                and self.bar_found > self.bar_lost
+                and self.bar_lost + self.bar_errors <= self.bar_found)
 
     @property
     def die_used(self) -> bool:
@@ -100,6 +115,9 @@ class Learned:
         if self.dfc is not None:
             out.update({"die_fc": _pack(self.dfc), "die_fcb": round(self.dfcb, 5),
                         "die_gain": self.die_gain, "added": self.added})
+        if self.bar is not None:
+            out.update({"candidate_bar": self.bar, "candidate_found": self.bar_found,
+                        "candidate_lost": self.bar_lost, "candidate_errors": self.bar_errors})
         return out
 
     @classmethod
@@ -110,10 +128,13 @@ class Learned:
         fcb = _unpack(data["fcb"]).reshape(shape[1])
         counts = {int(k): int(v) for k, v in dict(data.get("values", {})).items()}
         dfc = _unpack(data["die_fc"]).reshape(shape[0]) if "die_fc" in data else None
+        bar = float(data["candidate_bar"]) if "candidate_bar" in data else None
         return cls(fc, fcb, str(data["model"]), str(data.get("faces", "")),
                    str(data.get("pips", "")), int(data.get("dice", 0)), counts,
                    int(data.get("gain", 0)), dfc, float(data.get("die_fcb", 0.0)),
-                   int(data.get("die_gain", 0)), int(data.get("added", 0)))
+                   int(data.get("die_gain", 0)), int(data.get("added", 0)), bar,
+                   int(data.get("candidate_found", 0)), int(data.get("candidate_lost", 0)),
+                   int(data.get("candidate_errors", 0)))
 
 
 def _pack(array: NDArray[Any]) -> str:
@@ -138,6 +159,8 @@ def use(reader: DiceReader, learned: Learned) -> None:
         reader.net = reader.net.with_values(learned.fc, learned.fcb)
     if learned.die_used and learned.dfc is not None:
         reader.net = reader.net.with_die(learned.dfc, np.array([learned.dfcb]))
+    if learned.bar_used and learned.bar is not None:
+        reader.threshold = learned.bar
 
 
 def examples(reader: DiceReader, throw: Throw
@@ -202,7 +225,14 @@ def missed_dice(reader: DiceReader, image: NDArray[Any], read: list[Die], count:
     if working is None:
         return []
     work, factor, left, top = working
-    points = reader.peaks(work, factor, left, top)
+    # the player says a die is there: fainter candidates too (down to the lowest bar
+    # learn_bar may choose), so that a die with no candidate at the reader's bar can be
+    # confirmed and teach the bar
+    kept, reader.threshold = reader.threshold, min(reader.threshold, BARS[-1])
+    try:
+        points = reader.peaks(work, factor, left, top)
+    finally:
+        reader.threshold = kept
     if not points:
         return []
     probs = reader.net.probabilities(reader._inputs(work, points))
@@ -263,11 +293,13 @@ def fit_head(features: NDArray[Any], labels: NDArray[Any], fc: NDArray[Any],
     return (w / scale).astype(np.float32), b.astype(np.float32)
 
 
-def learn(reader: DiceReader, throws: list[Throw], die: bool = True) -> Learned:
+def learn(reader: DiceReader, throws: list[Throw], die: bool = True, bar: bool = True
+          ) -> Learned:
     """A layer for the players' dice from confirmed throws (read at the reader's calibrated
     scale), and their colours in words; with ``die``, a correction of P(die) too (the dice
     the reader missed are mostly candidates it called "none": docs/vision.md). Raises
-    ValueError when the reader has no calibrated scale or no die was shown."""
+    ValueError when the reader has no calibrated scale or no die was shown. With ``bar``, a
+    lower candidate bar too, for faint dice that have no candidate (learn_bar)."""
     if reader.scale is None:
         raise ValueError("the die size is not calibrated")
     parts = [examples(reader, t) for t in throws]
@@ -299,7 +331,105 @@ def learn(reader: DiceReader, throws: list[Throw], die: bool = True) -> Learned:
         offset = reader.net.die_logits(features)
         learned.dfc, learned.dfcb, learned.die_gain = fit_die_chosen(
             features, dice, offset, throw, kinds, reader.accept)
+    if bar and learned.dice >= MIN_DICE:
+        # judged with the layers just learned in use, as the bar would read (they were
+        # fitted on the left-out throw too: the guard is a little kind to them)
+        net, kept = reader.net, reader.threshold
+        use(reader, learned)
+        try:
+            learned.bar, learned.bar_found, learned.bar_lost, learned.bar_errors = \
+                learn_bar(reader, throws)
+        finally:
+            reader.net, reader.threshold = net, kept
     return learned
+
+
+BARS = (THRESHOLD, 8.0, 6.0, 4.0)  # candidate bars learn_bar may choose (the shipped one first)
+REACH = 0.35  # a candidate this many die sides from a confirmed die is one of its candidates
+
+
+def _needed_bar(reader: DiceReader, throw: Throw) -> float | None:
+    """The highest bar of BARS at which every confirmed die of the throw has a candidate
+    within REACH sides (None: some die has none even at the lowest)."""
+    dice = [(x, y) for x, y, v in throw.dice if v > 0]
+    kept = reader.threshold
+    needed: float | None = BARS[0]
+    try:
+        with _at_scale(reader, throw):
+            working = reader.working(throw.image)
+            if working is None or not dice:
+                return BARS[0]
+            work, factor, left, top = working
+            for bar in BARS:
+                reader.threshold = bar
+                peaks = reader.peaks(work, factor, left, top)
+                missing = [d for d in dice if not any(
+                    np.hypot((d[0] - left) * factor - x, (d[1] - top) * factor - y)
+                    < REACH * DIE_SIDE for x, y, _ in peaks)]
+                needed = bar
+                if not missing:
+                    return needed
+                dice = missing  # only these need a lower bar
+    finally:
+        reader.threshold = kept
+    return None if dice else needed
+
+
+def _score_throw(reader: DiceReader, throw: Throw, bar: float
+                 ) -> tuple[set[int], int]:
+    """The throw read at candidate bar ``bar``: which confirmed dice were read (any value),
+    and its errors (a wrong value at a confirmed die, or a reading at no confirmed die)."""
+    kept = reader.threshold
+    reader.threshold = bar
+    try:
+        with _at_scale(reader, throw):
+            read = reader.read(throw.image)
+            side = DIE_SIDE / (reader.scale or 1.0)
+    finally:
+        reader.threshold = kept
+    found: set[int] = set()
+    errors = 0
+    for die in read:
+        near = [i for i, (x, y, v) in enumerate(throw.dice)
+                if v > 0 and np.hypot(die.x - x, die.y - y) < 0.5 * side]
+        if near:
+            found.add(near[0])
+            errors += int(throw.dice[near[0]][2] != die.value)
+        else:
+            errors += 1
+    return found, errors
+
+
+def learn_bar(reader: DiceReader, throws: list[Throw]) -> tuple[float, int, int, int]:
+    """A candidate bar for the players' dice: the lowest bar (of BARS) at which every
+    confirmed die has a candidate, a die with none even at the lowest left aside. Guarded:
+    each throw left out in turn, the bar chosen on the others reads it, against the reader's
+    own bar; the bar (from all throws), the dice found and lost by it, and its errors added
+    less removed (Learned.bar_used keeps it only when it finds more than it loses and adds
+    no more errors than it removes)."""
+    needed = [_needed_bar(reader, t) for t in throws]
+    bars = [b for b in needed if b is not None]
+
+    def chosen(sample: list[float]) -> float:
+        return min(sample, default=reader.threshold)
+
+    cache: dict[tuple[int, float], tuple[set[int], int]] = {}
+
+    def scored(i: int, bar: float) -> tuple[set[int], int]:
+        if (i, bar) not in cache:
+            cache[i, bar] = _score_throw(reader, throws[i], bar)
+        return cache[i, bar]
+
+    found = lost = errors = 0
+    for i in range(len(throws)):
+        bar = chosen([b for j, b in enumerate(needed) if j != i and b is not None])
+        if bar >= reader.threshold:
+            continue
+        (was, was_err), (now, now_err) = scored(i, reader.threshold), scored(i, bar)
+        found += len(now - was)
+        lost += len(was - now)
+        errors += now_err - was_err
+    return chosen(bars), found, lost, errors
 
 
 DIE_PULLS = (1.0, 10.0, 100.0)  # tried in turn; the one that reads left-out throws best is kept
@@ -483,6 +613,13 @@ def describe(learned: Learned, die_size: float, before: int, after: int) -> str:
                    "learn from, I told them apart better." if learned.die_used else
                    " Telling your dice from the tray did not get better on throws I did not "
                    "learn from, so I find them as before.")
+    if learned.bar is not None and learned.bar < THRESHOLD:
+        finding += (f" I also look for fainter dice now: with a candidate bar of "
+                    f"{learned.bar:.0f} instead of {THRESHOLD:.0f}, on throws I did not learn "
+                    f"from I found {learned.bar_found} dice more and lost {learned.bar_lost}."
+                    if learned.bar_used else
+                    " Looking for fainter dice did not read the throws I did not learn from "
+                    "better, so I look for them as before.")
     if not learned.used and not learned.die_used:
         why = (f"That is too few to learn from (at least {MIN_DICE})"
                if learned.dice < MIN_DICE else
