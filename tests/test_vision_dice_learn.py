@@ -250,3 +250,28 @@ def test_a_learned_candidate_bar_is_stored_and_older_entries_load_without_one() 
     back = Learned.from_json(new, shape)
     assert (back.bar, back.bar_found, back.bar_lost, back.bar_errors) == (6.0, 5, 1, 2)
     assert back.bar_used
+
+
+def test_a_value_layer_that_reads_few_left_out_throws_better_is_not_used() -> None:
+    """A value layer whose left-out throws read better in 3 and worse in 2 is no better than
+    a coin (refused); 5 against 1 is (used). Entries stored before the throws were counted
+    are judged by their crop gain as before, and the counts are stored and read back."""
+    from vision.dice_learn import sign_chance
+
+    assert sign_chance(3, 2) == 0.5 and abs(sign_chance(5, 1) - 7 / 64) < 1e-12
+    assert sign_chance(0, 0) == 1.0
+    reader = DiceReader.load()
+    fc, fcb = reader.net.params["fc"], reader.net.params["fcb"]
+    shape = (fc.shape[0], fc.shape[1] - 1)
+
+    def layer(better: int | None, worse: int | None) -> Learned:
+        return Learned(fc[:, 1:], fcb[1:], fingerprint(reader), "red", "white", 40,
+                       {1: 40}, gain=8, throws_better=better, throws_worse=worse)
+
+    assert not layer(3, 2).used and layer(5, 1).used and layer(None, None).used
+    assert "read too few of the throws I did not learn from better to be more than luck" in \
+        describe(layer(3, 2), 32, 30, 30)
+    back = Learned.from_json(layer(5, 1).to_json(), shape)
+    assert (back.throws_better, back.throws_worse) == (5, 1)
+    assert "values_better" not in layer(None, None).to_json()
+    assert Learned.from_json(layer(None, None).to_json(), shape).throws_better is None
