@@ -422,7 +422,7 @@ def _score_throw(reader: DiceReader, throw: Throw, bar: float
 def learn_bar(reader: DiceReader, throws: list[Throw]) -> tuple[float, int, int, int]:
     """A candidate bar for the players' dice: the lowest bar (of BARS) at which every
     confirmed die has a candidate (a throw with a die that has none even at the lowest gives
-    no bar: such a die is beyond any bar, and it says nothing of its neighbours). Guarded:
+    no bar, the other throws choose it). Guarded:
     each throw left out in turn, the bar chosen on the others reads it, against the reader's
     own bar; the bar (from all throws), the dice found and lost by it, and its errors added
     less removed (Learned.bar_used keeps it only when it finds more than it loses and adds
