@@ -53,6 +53,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--die-only", action="store_true",
                         help="with --learn: use the learned P(die) correction only, not the "
                         "learned value layer")
+    parser.add_argument("--no-bar", action="store_true",
+                        help="with --learn: do not learn a candidate bar (as before the "
+                        "evening of 2026-11-27)")
     parser.add_argument("--failures", action="store_true", help="list the photos read wrong")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
@@ -66,7 +69,7 @@ def main(argv: list[str]) -> int:
               for p in photos_of(setup, args.tray_part if setup == "tray" else None)]
     if args.learn:
         return _learn(reader, args.setup or SETUPS, args.tray_part, args.learn, args.json,
-                      args.count, not args.values_only, not args.die_only)
+                      args.count, not args.values_only, not args.die_only, not args.no_bar)
     scores = evaluate(reader, photos, reader.calibrate if args.calibrated else None)
     if args.json:
         print(json.dumps({"model": str(args.model), "calibrated": args.calibrated,
@@ -81,13 +84,15 @@ def main(argv: list[str]) -> int:
 
 
 def _learn(reader: Any, setups: Sequence[str], part: str | None, dice: int,
-           as_json: bool, count: bool = False, die: bool = True, values: bool = True) -> int:
+           as_json: bool, count: bool = False, die: bool = True, values: bool = True,
+           bar: bool = True) -> int:
     from vision.dice_setups import learn_and_evaluate, photos_of
 
     out: dict[str, Any] = {}
     for setup in setups:
         photos = photos_of(setup, part if setup == "tray" else None)
-        before, scores, learned = learn_and_evaluate(reader, photos, dice, count, die, values)
+        before, scores, learned = learn_and_evaluate(reader, photos, dice, count, die, values,
+                                                      bar)
         out[setup] = {"learned": learned, "before": {k: v.to_json() for k, v in before.items()},
                       "setups": {k: v.to_json() for k, v in scores.items()}}
         if not as_json:
@@ -95,7 +100,10 @@ def _learn(reader: Any, setups: Sequence[str], part: str | None, dice: int,
                   f"({learned['shown_dice']} of their {learned['shown_labelled']} dice "
                   f"confirmed, {learned['added']} of them added by the count; values layer "
                   f"used: {learned['values_used']} (gain {learned['gain']}), P(die) used: "
-                  f"{learned['die_used']} (gain {learned['die_gain']})): {learned['said']}")
+                  f"{learned['die_used']} (gain {learned['die_gain']}), candidate bar "
+                  f"{learned['bar']} used: {learned['bar_used']} (found "
+                  f"{learned['bar_found']}, lost {learned['bar_lost']}, errors "
+                  f"{learned['bar_errors']:+d})): {learned['said']}")
             for name, score in scores.items():
                 if name != "all":
                     print(f"  {name}, the other photos, before learning: "

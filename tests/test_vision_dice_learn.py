@@ -3,6 +3,8 @@ said, and reading a set-up the model never learned from after a few confirmed ph
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -166,3 +168,110 @@ def test_dice_the_general_model_missed_are_found_after_learning_with_the_players
     assert "I also learned to tell your dice from the tray" in learned["said"]
     assert reader.net.params.keys() == DiceReader.load(
         MODEL_PATH.parent / "dice-tray.npz").net.params.keys()  # the reader is left as it was
+
+
+def _faint_throw(contrast: int, dice: list[tuple[int, int, int]]) -> Any:
+    """A grey table with faint threes drawn at (x, y) (working pixels of a reader calibrated
+    to DIE_SIDE), each confirmed as the value given (0: the player said it is no die)."""
+    import cv2
+
+    from vision.dice_learn import Throw
+
+    frame = np.full((240, 480, 3), 120, np.uint8)
+    for cx, cy, _ in dice:
+        cv2.rectangle(frame, (cx - 16, cy - 16), (cx + 16, cy + 16), (120 + contrast,) * 3, -1)
+        for dx, dy in ((0, 0), (-1, -1), (1, 1)):
+            cv2.circle(frame, (cx + dx * 8, cy + dy * 8), 3, (120 - contrast,) * 3, -1)
+    return Throw(frame, [(float(x), float(y), v) for x, y, v in dice])
+
+
+def test_a_die_too_faint_for_the_candidate_bar_is_added_by_the_players_count() -> None:
+    """A faint die (its centre-surround response between 6 and 10) has no candidate at the
+    shipped bar, so the reader reads nothing; told there is one die, it looks at fainter
+    candidates and adds it, and the bar it needs is 6."""
+    from vision.dice import DIE_SIDE, THRESHOLD
+    from vision.dice_learn import _needed_bar, missed_dice
+
+    reader = DiceReader.load()
+    reader.calibrate(DIE_SIDE)
+    throw = _faint_throw(8, [(240, 120, 3)])
+    assert reader.read(throw.image) == []
+    more = missed_dice(reader, throw.image, [], 1)
+    assert len(more) == 1 and abs(more[0].x - 240) < 4 and abs(more[0].y - 120) < 4
+    assert _needed_bar(reader, throw) == 6.0
+    assert reader.threshold == THRESHOLD  # left as it was
+
+
+def test_a_lower_candidate_bar_is_kept_only_when_left_out_throws_read_better() -> None:
+    """Four throws of three faint threes, all confirmed: the bar chosen from the other throws
+    finds each left-out throw's dice and adds no error (kept, and the reader reads them).
+    The same throws where the player called two of the three "not a die": the lower bar
+    reads them as dice, two errors for each die found (refused; the reader's bar stays)."""
+    from vision.dice import DIE_SIDE, THRESHOLD
+    from vision.dice_learn import learn_bar, use
+
+    reader = DiceReader.load()
+    reader.calibrate(DIE_SIDE)
+    spots = [[(80 + 20 * i, 80), (240, 150 - 10 * i), (400 - 15 * i, 90)] for i in range(4)]
+    throws = [_faint_throw(8, [(x, y, 3) for x, y in s]) for s in spots]
+    bar, found, lost, errors = learn_bar(reader, throws)
+    assert (bar, found, lost, errors) == (6.0, 12, 0, 0)
+    fc, fcb = reader.net.params["fc"], reader.net.params["fcb"]
+    learned = Learned(fc[:, 1:], fcb[1:], fingerprint(reader), dice=12, counts={3: 12},
+                      bar=bar, bar_found=found, bar_lost=lost, bar_errors=errors)
+    assert learned.bar_used
+    assert "I also look for fainter dice now: with a candidate bar of 6 instead of 10, on " \
+        "throws I did not learn from I found 12 dice more and lost 0." in describe(
+            learned, 32, 0, 12)
+    use(reader, learned)
+    assert reader.threshold == 6.0 and len(reader.read(throws[0].image)) == 3
+    reader.threshold = THRESHOLD
+    mixed = [_faint_throw(8, [(x, y, 3 if k == 0 else 0) for k, (x, y) in enumerate(s)])
+             for s in spots]
+    bar, found, lost, errors = learn_bar(reader, mixed)
+    assert bar == 6.0 and found == 4 and lost == 0 and errors == 8
+    refused = Learned(fc[:, 1:], fcb[1:], fingerprint(reader), dice=12, counts={3: 12},
+                      bar=bar, bar_found=found, bar_lost=lost, bar_errors=errors)
+    assert not refused.bar_used
+    assert "Looking for fainter dice did not read the throws I did not learn from better" \
+        in describe(refused, 32, 0, 12)
+    use(reader, refused)
+    assert reader.threshold == THRESHOLD
+
+
+def test_a_learned_candidate_bar_is_stored_and_older_entries_load_without_one() -> None:
+    reader = DiceReader.load()
+    fc, fcb = reader.net.params["fc"], reader.net.params["fcb"]
+    shape = (fc.shape[0], fc.shape[1] - 1)
+    old = Learned(fc[:, 1:], fcb[1:], fingerprint(reader), dice=14, counts={1: 14}).to_json()
+    assert "candidate_bar" not in old and Learned.from_json(old, shape).bar is None
+    new = Learned(fc[:, 1:], fcb[1:], fingerprint(reader), dice=14, counts={1: 14}, bar=6.0,
+                  bar_found=5, bar_lost=1, bar_errors=2).to_json()
+    back = Learned.from_json(new, shape)
+    assert (back.bar, back.bar_found, back.bar_lost, back.bar_errors) == (6.0, 5, 1, 2)
+    assert back.bar_used
+
+
+def test_a_value_layer_that_reads_few_left_out_throws_better_is_not_used() -> None:
+    """A value layer whose left-out throws read better in 3 and worse in 2 is no better than
+    a coin (refused); 5 against 1 is (used). Entries stored before the throws were counted
+    are judged by their crop gain as before, and the counts are stored and read back."""
+    from vision.dice_learn import sign_chance
+
+    assert sign_chance(3, 2) == 0.5 and abs(sign_chance(5, 1) - 7 / 64) < 1e-12
+    assert sign_chance(0, 0) == 1.0
+    reader = DiceReader.load()
+    fc, fcb = reader.net.params["fc"], reader.net.params["fcb"]
+    shape = (fc.shape[0], fc.shape[1] - 1)
+
+    def layer(better: int | None, worse: int | None) -> Learned:
+        return Learned(fc[:, 1:], fcb[1:], fingerprint(reader), "red", "white", 40,
+                       {1: 40}, gain=8, throws_better=better, throws_worse=worse)
+
+    assert not layer(3, 2).used and layer(5, 1).used and layer(None, None).used
+    assert "read too few of the throws I did not learn from better to be more than luck" in \
+        describe(layer(3, 2), 32, 30, 30)
+    back = Learned.from_json(layer(5, 1).to_json(), shape)
+    assert (back.throws_better, back.throws_worse) == (5, 1)
+    assert "values_better" not in layer(None, None).to_json()
+    assert Learned.from_json(layer(None, None).to_json(), shape).throws_better is None

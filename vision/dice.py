@@ -355,6 +355,9 @@ class DiceReader:
         self.pips_spare_recheck = True
         self.work_size = work_size
         self.candidate_step = 1  # 2: candidates found on a half-size copy
+        # the least centre-surround response of a candidate; calibrate dice may learn a lower
+        # one for faint dice (vision/dice_learn.py learn_bar)
+        self.threshold = THRESHOLD
         # with candidate_step 1: search a half-size copy and refine at full size (_first_peaks)
         self.coarse_search = True
         self.second_look = True  # look again for peaks with the accepted dice blanked out
@@ -494,7 +497,8 @@ class DiceReader:
         # blanked out of the distance map and the peaks that appear next to them are read too
         if self.second_look:
             accepted = [points[j] for j in chosen]
-            found = self._second_look(dist, step, accepted, self.coarse_search)
+            found = self._second_look(dist, step, accepted, self.coarse_search,
+                                      self.threshold)
             inside = self._inside(found, factor, left, top)
             known = set(points)
             more = [p for p, near in zip(inside, _near_any(inside, accepted), strict=True)
@@ -562,18 +566,18 @@ class DiceReader:
         window (3 pixels, 6 at full size) keeps a few more neighbours apart than the full-size
         one (7)."""
         search, search_step = _search_copy(dist, step, self.coarse_search)
-        peaks = busy_peaks(search, search_step, fast=True)
+        peaks = busy_peaks(search, search_step, self.threshold, fast=True)
         if self.skip_edges:
             # on the map the peaks were found on: only the rest are refined (on the folds
             # and val the same dice right as testing the refined peaks, one or two spurious
             # fewer, and most of a crowded tray's refinement saved)
             edges = on_edge(search, peaks, search_step)
             peaks = [p for p, edge in zip(peaks, edges, strict=True) if not edge]
-        return refine(dist, peaks) if search_step != step else peaks
+        return refine(dist, peaks, self.threshold) if search_step != step else peaks
 
     @staticmethod
-    def _second_look(dist: NDArray[Any], step: int, dice: list[Point], coarse: bool = False
-                     ) -> list[Point]:
+    def _second_look(dist: NDArray[Any], step: int, dice: list[Point], coarse: bool = False,
+                     threshold: float = THRESHOLD) -> list[Point]:
         """Peaks within SECOND_LOOK_REACH die sides of the accepted ``dice`` once they are
         blanked out. Only windows around the dice are searched (overlapping ones as one),
         wide enough that the largest candidate's surround fits: the response there is the
@@ -593,13 +597,13 @@ class DiceReader:
             cy = (y + 0.5) / search_step - 0.5
             blocks[max(0, int((cy - reach) // BLOCK)) : int((cy + reach) // BLOCK) + 1,
                    max(0, int((cx - reach) // BLOCK)) : int((cx + reach) // BLOCK) + 1] = 1
-        peaks = _window_peaks(search, blocks, _ring(search_step), search_step, THRESHOLD,
+        peaks = _window_peaks(search, blocks, _ring(search_step), search_step, threshold,
                               LIMIT, True)
         if search_step != step:
             # only peaks that can end within reach are refined: refining moves a peak less
             # than REFINE_REACH + 1 pixels along each axis (the same peaks as refining all)
             peaks = refine(blank, [peaks[i] for i in np.flatnonzero(
-                _within_reach(peaks, dice, (REFINE_REACH + 1) * 1.5))])
+                _within_reach(peaks, dice, (REFINE_REACH + 1) * 1.5))], threshold)
         return sorted(peaks[i] for i in np.flatnonzero(_within_reach(peaks, dice)))
 
     def _inside(self, points: list[Point], factor: float, left: int, top: int) -> list[Point]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import math
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -26,7 +27,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.dice import DIE_SIDE, MERGE, DiceReader, Die, Point
+from vision.dice import DIE_SIDE, MERGE, THRESHOLD, DiceReader, Die, Point
 
 POSITIVE = 0.3  # a candidate within this many die sides of a confirmed die shows it ...
 NEGATIVE = 0.8  # ... and one farther than this from every die shows none
@@ -39,6 +40,7 @@ STEPS = 300
 # dice read paper photos worse (22.3% -> 20.2%, though each throw read better from the
 # others). Added after that measure: the paper figure with it is not an independent one
 MIN_DICE = 12
+SIGN_CHANCE = 0.2  # Learned.used: the most the left-out throws' gain may owe to luck
 BALANCE = True  # each class shown weighs as much in all (else each crop the same)
 
 
@@ -84,10 +86,36 @@ class Learned:
     dfcb: float = 0.0
     die_gain: int = 0
     added: int = 0  # dice the reader had missed that the player's count added
+    # the learned candidate bar (None: not learned, as in entries before this evening) and
+    # what it did on the shown throws, each left out in turn (learn_bar): dice found and
+    # lost, and errors (wrong values, readings at no confirmed die) added less removed
+    bar: float | None = None
+    bar_found: int = 0
+    bar_lost: int = 0
+    bar_errors: int = 0
+
+    # left-out throws the learned value layer read better and worse (None: not counted, as
+    # in entries before the evening of 2026-11-27, judged by ``gain`` alone)
+    throws_better: int | None = None
+    throws_worse: int | None = None
 
     @property
     def used(self) -> bool:
-        return self.gain > 0 and self.dice >= MIN_DICE
+        """The value layer is used when its left-out crops read better (``gain``) and, since
+        the evening of 2026-11-27, the left-out throws reading better are too many for luck
+        (sign_chance at most SIGN_CHANCE): gains of a few crops in 3 throws against 2 let in
+        layers that read a set-up's other photos worse (docs/vision.md)."""
+        luck = (0.0 if self.throws_better is None or self.throws_worse is None
+                else sign_chance(self.throws_better, self.throws_worse))
+        return self.gain > 0 and self.dice >= MIN_DICE and luck <= SIGN_CHANCE
+
+    @property
+    def bar_used(self) -> bool:
+        """A lower candidate bar is used when, each shown throw left out in turn, it found
+        more dice than it lost and added no more errors than it removed."""
+        return (self.bar is not None and self.bar < THRESHOLD and self.dice >= MIN_DICE
+                and self.bar_found > self.bar_lost
+                and self.bar_lost + self.bar_errors <= self.bar_found)
 
     @property
     def die_used(self) -> bool:
@@ -100,6 +128,12 @@ class Learned:
         if self.dfc is not None:
             out.update({"die_fc": _pack(self.dfc), "die_fcb": round(self.dfcb, 5),
                         "die_gain": self.die_gain, "added": self.added})
+        if self.throws_better is not None:
+            out.update({"values_better": self.throws_better,
+                        "values_worse": self.throws_worse})
+        if self.bar is not None:
+            out.update({"candidate_bar": self.bar, "candidate_found": self.bar_found,
+                        "candidate_lost": self.bar_lost, "candidate_errors": self.bar_errors})
         return out
 
     @classmethod
@@ -110,10 +144,15 @@ class Learned:
         fcb = _unpack(data["fcb"]).reshape(shape[1])
         counts = {int(k): int(v) for k, v in dict(data.get("values", {})).items()}
         dfc = _unpack(data["die_fc"]).reshape(shape[0]) if "die_fc" in data else None
+        bar = float(data["candidate_bar"]) if "candidate_bar" in data else None
         return cls(fc, fcb, str(data["model"]), str(data.get("faces", "")),
                    str(data.get("pips", "")), int(data.get("dice", 0)), counts,
                    int(data.get("gain", 0)), dfc, float(data.get("die_fcb", 0.0)),
-                   int(data.get("die_gain", 0)), int(data.get("added", 0)))
+                   int(data.get("die_gain", 0)), int(data.get("added", 0)), bar,
+                   int(data.get("candidate_found", 0)), int(data.get("candidate_lost", 0)),
+                   int(data.get("candidate_errors", 0)),
+                   int(data["values_better"]) if "values_better" in data else None,
+                   int(data["values_worse"]) if "values_worse" in data else None)
 
 
 def _pack(array: NDArray[Any]) -> str:
@@ -138,6 +177,8 @@ def use(reader: DiceReader, learned: Learned) -> None:
         reader.net = reader.net.with_values(learned.fc, learned.fcb)
     if learned.die_used and learned.dfc is not None:
         reader.net = reader.net.with_die(learned.dfc, np.array([learned.dfcb]))
+    if learned.bar_used and learned.bar is not None:
+        reader.threshold = learned.bar
 
 
 def examples(reader: DiceReader, throw: Throw
@@ -202,7 +243,14 @@ def missed_dice(reader: DiceReader, image: NDArray[Any], read: list[Die], count:
     if working is None:
         return []
     work, factor, left, top = working
-    points = reader.peaks(work, factor, left, top)
+    # the player says a die is there: fainter candidates too (down to the lowest bar
+    # learn_bar may choose), so that a die with no candidate at the reader's bar can be
+    # confirmed and teach the bar
+    kept, reader.threshold = reader.threshold, min(reader.threshold, BARS[-1])
+    try:
+        points = reader.peaks(work, factor, left, top)
+    finally:
+        reader.threshold = kept
     if not points:
         return []
     probs = reader.net.probabilities(reader._inputs(work, points))
@@ -263,11 +311,13 @@ def fit_head(features: NDArray[Any], labels: NDArray[Any], fc: NDArray[Any],
     return (w / scale).astype(np.float32), b.astype(np.float32)
 
 
-def learn(reader: DiceReader, throws: list[Throw], die: bool = True) -> Learned:
+def learn(reader: DiceReader, throws: list[Throw], die: bool = True, bar: bool = True
+          ) -> Learned:
     """A layer for the players' dice from confirmed throws (read at the reader's calibrated
     scale), and their colours in words; with ``die``, a correction of P(die) too (the dice
     the reader missed are mostly candidates it called "none": docs/vision.md). Raises
-    ValueError when the reader has no calibrated scale or no die was shown."""
+    ValueError when the reader has no calibrated scale or no die was shown. With ``bar``, a
+    lower candidate bar too, for faint dice that have no candidate (learn_bar)."""
     if reader.scale is None:
         raise ValueError("the die size is not calibrated")
     parts = [examples(reader, t) for t in throws]
@@ -286,7 +336,8 @@ def learn(reader: DiceReader, throws: list[Throw], die: bool = True) -> Learned:
     values = labels[dice] - 1
     shipped = reader.net.params["fc"][:, 1:], reader.net.params["fcb"][1:]
     fc, fcb = fit_head(features[dice], values, *shipped)
-    better = held_out_gain(features[dice], values, throw[dice], shipped)
+    better, throws_better, throws_worse = held_out_throws(features[dice], values, throw[dice],
+                                                          shipped)
     counts: dict[int, int] = {}
     for t in throws:
         for _, _, value in t.dice:
@@ -294,12 +345,111 @@ def learn(reader: DiceReader, throws: list[Throw], die: bool = True) -> Learned:
                 counts[value] = counts.get(value, 0) + 1
     faces, pips = colours(reader, throws)
     learned = Learned(fc, fcb, fingerprint(reader), faces, pips, sum(counts.values()), counts,
-                      better)
+                      better, throws_better=throws_better, throws_worse=throws_worse)
     if die and (~dice).any():
         offset = reader.net.die_logits(features)
         learned.dfc, learned.dfcb, learned.die_gain = fit_die_chosen(
             features, dice, offset, throw, kinds, reader.accept)
+    if bar and learned.dice >= MIN_DICE:
+        # judged with the layers just learned in use, as the bar would read (they were
+        # fitted on the left-out throw too: the guard is a little kind to them)
+        net, kept = reader.net, reader.threshold
+        use(reader, learned)
+        try:
+            learned.bar, learned.bar_found, learned.bar_lost, learned.bar_errors = \
+                learn_bar(reader, throws)
+        finally:
+            reader.net, reader.threshold = net, kept
     return learned
+
+
+BARS = (THRESHOLD, 8.0, 6.0, 4.0)  # candidate bars learn_bar may choose (the shipped one first)
+REACH = 0.35  # a candidate this many die sides from a confirmed die is one of its candidates
+
+
+def _needed_bar(reader: DiceReader, throw: Throw) -> float | None:
+    """The highest bar of BARS at which every confirmed die of the throw has a candidate
+    within REACH sides (None: some die has none even at the lowest)."""
+    dice = [(x, y) for x, y, v in throw.dice if v > 0]
+    kept = reader.threshold
+    needed: float | None = BARS[0]
+    try:
+        with _at_scale(reader, throw):
+            working = reader.working(throw.image)
+            if working is None or not dice:
+                return BARS[0]
+            work, factor, left, top = working
+            for bar in BARS:
+                reader.threshold = bar
+                peaks = reader.peaks(work, factor, left, top)
+                missing = [d for d in dice if not any(
+                    np.hypot((d[0] - left) * factor - x, (d[1] - top) * factor - y)
+                    < REACH * DIE_SIDE for x, y, _ in peaks)]
+                needed = bar
+                if not missing:
+                    return needed
+                dice = missing  # only these need a lower bar
+    finally:
+        reader.threshold = kept
+    return None if dice else needed
+
+
+def _score_throw(reader: DiceReader, throw: Throw, bar: float
+                 ) -> tuple[set[int], int]:
+    """The throw read at candidate bar ``bar``: which confirmed dice were read (any value),
+    and its errors (a wrong value at a confirmed die, or a reading at no confirmed die)."""
+    kept = reader.threshold
+    reader.threshold = bar
+    try:
+        with _at_scale(reader, throw):
+            read = reader.read(throw.image)
+            side = DIE_SIDE / (reader.scale or 1.0)
+    finally:
+        reader.threshold = kept
+    found: set[int] = set()
+    errors = 0
+    for die in read:
+        near = [i for i, (x, y, v) in enumerate(throw.dice)
+                if v > 0 and np.hypot(die.x - x, die.y - y) < 0.5 * side]
+        if near:
+            found.add(near[0])
+            errors += int(throw.dice[near[0]][2] != die.value)
+        else:
+            errors += 1
+    return found, errors
+
+
+def learn_bar(reader: DiceReader, throws: list[Throw]) -> tuple[float, int, int, int]:
+    """A candidate bar for the players' dice: the lowest bar (of BARS) at which every
+    confirmed die has a candidate (a throw with a die that has none even at the lowest gives
+    no bar, the other throws choose it). Guarded:
+    each throw left out in turn, the bar chosen on the others reads it, against the reader's
+    own bar; the bar (from all throws), the dice found and lost by it, and its errors added
+    less removed (Learned.bar_used keeps it only when it finds more than it loses and adds
+    no more errors than it removes)."""
+    needed = [_needed_bar(reader, t) for t in throws]
+    bars = [b for b in needed if b is not None]
+
+    def chosen(sample: list[float]) -> float:
+        return min(sample, default=reader.threshold)
+
+    cache: dict[tuple[int, float], tuple[set[int], int]] = {}
+
+    def scored(i: int, bar: float) -> tuple[set[int], int]:
+        if (i, bar) not in cache:
+            cache[i, bar] = _score_throw(reader, throws[i], bar)
+        return cache[i, bar]
+
+    found = lost = errors = 0
+    for i in range(len(throws)):
+        bar = chosen([b for j, b in enumerate(needed) if j != i and b is not None])
+        if bar >= reader.threshold:
+            continue
+        (was, was_err), (now, now_err) = scored(i, reader.threshold), scored(i, bar)
+        found += len(now - was)
+        lost += len(was - now)
+        errors += now_err - was_err
+    return chosen(bars), found, lost, errors
 
 
 DIE_PULLS = (1.0, 10.0, 100.0)  # tried in turn; the one that reads left-out throws best is kept
@@ -398,11 +548,24 @@ def fit_die_chosen(features: NDArray[Any], dice: NDArray[Any], offset: NDArray[A
 
 def held_out_gain(features: NDArray[Any], values: NDArray[Any], throw: NDArray[Any],
                   shipped: tuple[NDArray[Any], NDArray[Any]]) -> int:
+    """held_out_throws' gain alone."""
+    return held_out_throws(features, values, throw, shipped)[0]
+
+
+def sign_chance(better: int, worse: int) -> float:
+    """The chance that a coin tossed for each throw that changed gives ``better`` or more
+    heads: how likely so many left-out throws read better by luck alone."""
+    n = better + worse
+    return sum(math.comb(n, k) for k in range(better, n + 1)) / 2 ** n if n else 1.0
+
+
+def held_out_throws(features: NDArray[Any], values: NDArray[Any], throw: NDArray[Any],
+                    shipped: tuple[NDArray[Any], NDArray[Any]]) -> tuple[int, int, int]:
     """How many more of the shown dice's crops the learned layer reads right than the
     shipped one, each throw's crops read by a layer learned from the other throws only
     (leave one throw out). A layer that does not read throws it was not fitted on better
     is not used: on close-ups the tray-only model read other photos worse after learning."""
-    gain = 0
+    gain = better = worse = 0
     for i in np.unique(throw):
         out = throw == i
         if out.all():
@@ -410,8 +573,10 @@ def held_out_gain(features: NDArray[Any], values: NDArray[Any], throw: NDArray[A
         fc, fcb = fit_head(features[~out], values[~out], *shipped)
         learned = (features[out] @ fc + fcb).argmax(axis=1) == values[out]
         before = (features[out] @ shipped[0] + shipped[1]).argmax(axis=1) == values[out]
-        gain += int(learned.sum()) - int(before.sum())
-    return gain
+        change = int(learned.sum()) - int(before.sum())
+        gain += change
+        better, worse = better + int(change > 0), worse + int(change < 0)
+    return gain, better, worse
 
 
 def colours(reader: DiceReader, throws: list[Throw]) -> tuple[str, str]:
@@ -483,16 +648,27 @@ def describe(learned: Learned, die_size: float, before: int, after: int) -> str:
                    "learn from, I told them apart better." if learned.die_used else
                    " Telling your dice from the tray did not get better on throws I did not "
                    "learn from, so I find them as before.")
+    if learned.bar is not None and learned.bar < THRESHOLD:
+        finding += (f" I also look for fainter dice now: with a candidate bar of "
+                    f"{learned.bar:.0f} instead of {THRESHOLD:.0f}, on throws I did not learn "
+                    f"from I found {learned.bar_found} dice more and lost {learned.bar_lost}."
+                    if learned.bar_used else
+                    " Looking for fainter dice did not read the throws I did not learn from "
+                    "better, so I look for them as before.")
     if not learned.used and not learned.die_used:
         why = (f"That is too few to learn from (at least {MIN_DICE})"
                if learned.dice < MIN_DICE else
-               "Learning their values did not read one throw better from the others")
+               "Learning their values did not read one throw better from the others"
+               if learned.gain <= 0 else "Learning their values read too few of the throws "
+               "I did not learn from better to be more than luck")
         return (f"I looked at your dice: {faces}{pips}, about {die_size:.0f} pixels across, "
                 f"{learned.dice} dice ({_listed(shown, 'and')}). {why}, so I keep reading "
                 f"them with the general model ({before} of {learned.dice} right on those "
                 f"throws).{finding}")
     values = ("" if learned.used else " Their values I read with the general model: learning "
-              "them did not read one throw better from the others.")
+              "them did not read one throw better from the others." if learned.gain <= 0 else
+              " Their values I read with the general model: learning them read too few of the "
+              "throws I did not learn from better to be more than luck.")
     return (f"I learned your dice: {faces}{pips}, about {die_size:.0f} pixels across, from "
             f"{learned.dice} dice ({_listed(shown, 'and')}). On those throws I read {before} of "
             f"{learned.dice} right before learning and {after} after.{finding}{values}"

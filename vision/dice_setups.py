@@ -169,7 +169,7 @@ def shown_photos(photos: list[Photo], dice: int) -> list[Photo]:
 
 
 def learn_and_evaluate(reader: Any, photos: list[Photo], dice: int, count: bool = False,
-                       die: bool = True, values: bool = True
+                       die: bool = True, values: bool = True, bar: bool = True
                        ) -> tuple[dict[str, SetupScore], dict[str, SetupScore], dict[str, Any]]:
     """`calibrate dice` learning the players' dice, measured: a few photos of the set-up
     (shown_photos) are read at their labelled scale, the readings matched to the labels give
@@ -177,10 +177,11 @@ def learn_and_evaluate(reader: Any, photos: list[Photo], dice: int, count: bool 
     the reader missed cannot be confirmed, unless ``count``: the player says how many dice
     there are and the reader adds its surest unaccepted candidates (dice_learn.missed_dice),
     confirmed the same way. The reader learns from them (vision/dice_learn.py; ``die``: P(die)
-    too; not ``values``: the value layer is left unused) and reads the set-up's other photos
-    at their labelled scale. Their scores before
-    and after learning, and what was learned (in words, with the shown dice read right
+    too; not ``values``: the value layer is left unused; ``bar``: a candidate bar too) and
+    reads the set-up's other photos at their labelled scale. Their scores before and after
+    learning, and what was learned (in words, with the shown dice read right
     before and after)."""
+    from vision.dice import THRESHOLD
     from vision.dice_learn import Throw, describe, learn, missed_dice, use
 
     shown = shown_photos(photos, dice)
@@ -203,7 +204,7 @@ def learn_and_evaluate(reader: Any, photos: list[Photo], dice: int, count: bool 
     rest = [p for p in photos if p not in shown]
     plain = evaluate(reader, rest, reader.calibrate)
     net = reader.net
-    learned = learn(reader, throws, die)
+    learned = learn(reader, throws, die, bar)
     learned.added = added
     if not values:
         learned.gain = 0
@@ -215,12 +216,15 @@ def learn_and_evaluate(reader: Any, photos: list[Photo], dice: int, count: bool 
     words = describe(learned, float(np.median([labelled_scale(p) for p in shown])), before,
                      after)
     scores = evaluate(reader, rest, reader.calibrate)
-    reader.net, reader.scale = net, None
+    reader.net, reader.scale, reader.threshold = net, None, THRESHOLD
     return plain, scores, {"shown_photos": len(shown), "shown_dice": learned.dice,
                            "shown_labelled": sum(len(p.dice) for p in shown),
                            "added": added, "values_used": learned.used,
                            "die_used": learned.die_used, "gain": learned.gain,
-                           "die_gain": learned.die_gain, "said": words}
+                           "die_gain": learned.die_gain, "bar": learned.bar,
+                           "bar_used": learned.bar_used, "bar_found": learned.bar_found,
+                           "bar_lost": learned.bar_lost, "bar_errors": learned.bar_errors,
+                           "said": words}
 
 
 def _label_value(photo: Photo, die: Any) -> int:
