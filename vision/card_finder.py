@@ -8,7 +8,8 @@ card from a pale table or glare joined to it; what they find must pass the same 
 Anything else big enough to be cards (a fanned hand, overlapping cards, a card cut by the
 picture's edge) is *refused*: listed with a reason, never guessed at. Cards lying side by
 side in one outline are cut apart at the notches where they meet (_split_touching); on a pale
-table, card-shaped coloured regions are backs, reported face down (_backs_on_pale_table).
+table, card-shaped coloured regions are backs, reported face down (_backs_on_pale_table), and
+a card as white as the table is closed off by its own edge (_bordered_cards).
 Reading what is found is vision/cards.py's.
 """
 
@@ -940,6 +941,41 @@ def _backs_on_pale_table(planes: _Planes, min_area: float, shape: tuple[int, ...
     return out
 
 
+# --- cards on a pale table closed off by their own edge (issue 15, 2026-11-27 evening) ---
+
+
+def _bordered_cards(planes: _Planes, min_area: float, shape: tuple[int, ...],
+                    found: list[NDArray[Any]]) -> list[NDArray[Any]]:
+    """Cards on a pale table that no lightness level parts from it (its bright side
+    clipped as white as the card): the card's edge is still a closed line of the image's
+    edges. Each region the edges close off is judged on its hull, away from the cards and
+    backs found. The edges of an index fuse with the card's edge and take the corners off
+    the region: no opening (as _edge_cards'), which would take off more."""
+    # the lightness's edges only: a third of the colour image's cost, and on validation
+    # they closed off more cards (369 against 356 of 418 on pale tables; 316 before)
+    edges = cv2.Canny(cv2.GaussianBlur(planes.light, (3, 3), 0), *EDGES)
+    inside = cv2.bitwise_not(cv2.dilate(edges, np.ones((3, 3), np.uint8)))
+    inside = cv2.morphologyEx(inside, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    regions, hierarchy = cv2.findContours(inside, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    out: list[NDArray[Any]] = []
+    if hierarchy is None:
+        return out
+    largest = LARGEST * shape[0] ** 2
+    for region, parent in zip(regions, hierarchy[0][:, 3], strict=True):
+        area = cv2.contourArea(region)
+        if parent != -1 or not min_area <= area <= largest:
+            continue
+        hull = cv2.convexHull(region)
+        if area < SOLID * cv2.contourArea(hull):
+            continue
+        quad = judge(_dense(hull), shape)
+        if isinstance(quad, str) or _near_edge(quad, shape):
+            continue
+        if _same(found + out, quad) is None and not _overlapping([quad, *found, *out]):
+            out.append(quad)
+    return out
+
+
 # a pip lying at the card's edge (large pips, or a dark frame they touch: knoll's) opens
 # its hole in the paper's mask to the table, a notch in the outline that fails judge: the
 # outline closed with a disc this wide (relative to the smallest card's side) is judged
@@ -1008,9 +1044,13 @@ def find_cards(image: NDArray[Any], min_area: float, edges: bool = True) -> tupl
                     quads.append(quad)
                     by_edges.append(True)
             if edges:  # face-down cards: coloured, not paler than the table
-                for quad in _backs_on_pale_table(planes, min_area, image.shape, quads):
+                backs = _backs_on_pale_table(planes, min_area, image.shape, quads)
+                for quad in backs:
                     refused.append(Refused(tuple((float(x), float(y)) for x, y in quad),
                                            FACE_DOWN))
+                for quad in _bordered_cards(planes, min_area, image.shape, quads + backs):
+                    quads.append(quad)
+                    by_edges.append(True)
             continue
         # cards lying side by side (touching, or closer than the mask's closing) make one
         # outline with a notch at each end of where they meet (edges=False, the training
