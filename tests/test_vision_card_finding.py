@@ -198,3 +198,22 @@ def test_a_card_as_white_as_a_pale_table_is_found_by_its_edge(seed: int, kind: s
     # each corner within a few pixels of the card's own
     assert max(min(float(np.linalg.norm(c - p)) for p in placed) for c in near[0]) < 8, seed
 
+# Validation scenes of neoclassical with three cards in a row: the notches between the
+# second and third lie in one concavity of the outline with the first's, and the piece of
+# two cards left by the first cut has one card's shape: it was judged one card by its hull
+# and the pieces were not alike, so the row was refused (issue 15, 2026-11-27 evening)
+@pytest.mark.parametrize(("seed", "kind", "cards"), [
+    (6_000_139, None, ("4C", "9C", "10D")), (6_000_421, "felt", ("JC", "2D", "QS")),
+    (6_000_459, "wood", ("6D", "10H"))])
+def test_three_cards_in_a_row_are_found_as_three(seed: int, kind: str | None,
+                                                 cards: tuple[str, ...]) -> None:
+    scene = art_scene(np.random.default_rng(seed), [load_deck("neoclassical")],
+                      light="normal", kind=kind)
+    quads, *_ = CardReader.load().faces(scene.image)
+    hits = [nearest_card(scene, q.mean(axis=0)) for q in quads]
+    for card in cards:
+        i = next(k for k, c in enumerate(scene.cards) if str(c.card) == card)
+        assert hits.count(i) == 1, (seed, card)
+        placed = np.array(scene.cards[i].corners, np.float32)
+        quad = quads[hits.index(i)]
+        assert max(min(float(np.linalg.norm(c - p)) for p in placed) for c in quad) < 8, seed

@@ -893,16 +893,18 @@ def _split_touching(contour: NDArray[Any], min_area: float, shape: tuple[int, ..
                 boxy = ASPECT[0] * 0.9 <= max(bw, bh) / max(min(bw, bh), 1.0) <= ASPECT[1] and (
                     cv2.contourArea(part) >= 0.85 * bw * bh)
                 quad = judge(part, shape) if boxy else OVERLAP
+                if isinstance(quad, str):
+                    # two cards still (their hull may have one card's shape: cut first)
+                    more = _split_touching(part, min_area, shape, depth + 1)
+                    if more is not None:
+                        cards += more
+                        continue
                 if boxy and isinstance(quad, str):
                     # a card's side bitten by the mask (shading, a border line): its hull
                     quad = judge(_dense(cv2.convexHull(part)), shape)
                 if isinstance(quad, str):
-                    more = _split_touching(part, min_area, shape, depth + 1)
-                    if more is None:
-                        break
-                    cards += more
-                else:  # judge refuses a piece cut by the picture's edge
-                    cards.append(quad)
+                    break
+                cards.append(quad)  # (judge refuses a piece cut by the picture's edge)
             else:
                 if _alike(cards) and not _overlapping(cards):
                     return cards
