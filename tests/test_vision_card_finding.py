@@ -217,3 +217,20 @@ def test_three_cards_in_a_row_are_found_as_three(seed: int, kind: str | None,
         placed = np.array(scene.cards[i].corners, np.float32)
         quad = quads[hits.index(i)]
         assert max(min(float(np.linalg.norm(c - p)) for p in placed) for c in quad) < 8, seed
+
+
+# Validation scenes of neoclassical on a checked cloth where the period's rectangle
+# (_unchecked_cards) lay 15 to 44 pixels off the card and its two corners read differently:
+# the card closed off by its own edge takes its place (issue 15, 2026-11-27 evening)
+@pytest.mark.parametrize(("seed", "card"), [(6_000_004, "4H"), (6_000_009, "8H"),
+                                            (6_000_014, "6C"), (6_000_036, "3H")])
+def test_a_card_on_a_checked_cloth_is_fitted_to_its_edge(seed: int, card: str) -> None:
+    scene = art_scene(np.random.default_rng(seed), [load_deck("neoclassical")],
+                      light="normal")
+    assert scene.background.startswith("checked cloth")
+    i = next(k for k, c in enumerate(scene.cards) if str(c.card) == card)
+    quads, *_ = CardReader.load().faces(scene.image)
+    near = [q for q in quads if nearest_card(scene, q.mean(axis=0)) == i]
+    assert len(near) == 1, seed
+    placed = np.array(scene.cards[i].corners, np.float32)
+    assert max(min(float(np.linalg.norm(c - p)) for p in placed) for c in near[0]) < 6, seed
