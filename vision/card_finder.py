@@ -993,6 +993,10 @@ def _bordered_cards(planes: _Planes, min_area: float, shape: tuple[int, ...],
         area = cv2.contourArea(region)
         if parent != -1 or not min_area <= area <= largest:
             continue
+        x, y, w, h = cv2.boundingRect(region)
+        middle = (x + w / 2, y + h / 2)
+        if any(cv2.pointPolygonTest(q.reshape(-1, 1, 2), middle, False) >= 0 for q in found):
+            continue  # a card found already (its quad would overlap it): judge costs 1 ms
         hull = cv2.convexHull(region)
         if area < SOLID * cv2.contourArea(hull):
             continue
