@@ -4,7 +4,8 @@ find the same cards as the plain opening of the whole outline at full size. Card
 side by side are found as two, and a back on a pale table is reported face down. Cards on a
 checked cloth are found by the cloth's period (_unchecked_cards). An index joined to the
 card's frame is found (find_index), and a card notched by a pip at its edge (_notched_card);
-so is a card whose large pips break its paper on a pale table."""
+so is a card whose large pips break its paper on a pale table, and a card as white as a pale
+table (_bordered_cards)."""
 
 from __future__ import annotations
 
@@ -175,3 +176,61 @@ def test_a_card_with_large_pips_is_found_on_a_pale_table(seed: int, kind: str,
     # the card itself, not a piece of it or the table around it
     placed = np.array(scene.cards[i].corners, np.float32)
     assert abs(cv2.contourArea(near[0].astype(np.float32)) / cv2.contourArea(placed) - 1) < 0.25
+
+
+# Validation scenes of neoclassical on pale tables where the card lies where the table is
+# as white as the card (its bright side clipped) and the finder before did not find it:
+# the card's own edge closes it off (_bordered_cards; issue 15, 2026-11-27 evening)
+@pytest.mark.parametrize(("seed", "kind", "card"), [
+    (6_000_401, "pale cloth", "QS"), (6_000_406, "pale cloth", "AS"),
+    (6_000_406, "pale cloth", "AD"), (6_000_410, "newspaper", "AD"),
+    (6_000_418, "newspaper", "10D")])
+def test_a_card_as_white_as_a_pale_table_is_found_by_its_edge(seed: int, kind: str,
+                                                               card: str) -> None:
+    scene = art_scene(np.random.default_rng(seed), [load_deck("neoclassical")],
+                      light="normal", kind=kind)
+    i = next(k for k, c in enumerate(scene.cards) if str(c.card) == card)
+    quads, *_ = CardReader.load().faces(scene.image)
+    near = [q for q in quads if nearest_card(scene, q.mean(axis=0)) == i]
+    assert len(near) == 1, seed
+    placed = np.array(scene.cards[i].corners, np.float32)
+    assert abs(cv2.contourArea(near[0].astype(np.float32)) / cv2.contourArea(placed) - 1) < 0.1
+    # each corner within a few pixels of the card's own
+    assert max(min(float(np.linalg.norm(c - p)) for p in placed) for c in near[0]) < 8, seed
+
+# Validation scenes of neoclassical with three cards in a row: the notches between the
+# second and third lie in one concavity of the outline with the first's, and the piece of
+# two cards left by the first cut has one card's shape: it was judged one card by its hull
+# and the pieces were not alike, so the row was refused (issue 15, 2026-11-27 evening)
+@pytest.mark.parametrize(("seed", "kind", "cards"), [
+    (6_000_139, None, ("4C", "9C", "10D")), (6_000_421, "felt", ("JC", "2D", "QS")),
+    (6_000_459, "wood", ("6D", "10H"))])
+def test_three_cards_in_a_row_are_found_as_three(seed: int, kind: str | None,
+                                                 cards: tuple[str, ...]) -> None:
+    scene = art_scene(np.random.default_rng(seed), [load_deck("neoclassical")],
+                      light="normal", kind=kind)
+    quads, *_ = CardReader.load().faces(scene.image)
+    hits = [nearest_card(scene, q.mean(axis=0)) for q in quads]
+    for card in cards:
+        i = next(k for k, c in enumerate(scene.cards) if str(c.card) == card)
+        assert hits.count(i) == 1, (seed, card)
+        placed = np.array(scene.cards[i].corners, np.float32)
+        quad = quads[hits.index(i)]
+        assert max(min(float(np.linalg.norm(c - p)) for p in placed) for c in quad) < 8, seed
+
+
+# Validation scenes of neoclassical on a checked cloth where the period's rectangle
+# (_unchecked_cards) lay 15 to 44 pixels off the card and its two corners read differently:
+# the card closed off by its own edge takes its place (issue 15, 2026-11-27 evening)
+@pytest.mark.parametrize(("seed", "card"), [(6_000_004, "4H"), (6_000_009, "8H"),
+                                            (6_000_014, "6C"), (6_000_036, "3H")])
+def test_a_card_on_a_checked_cloth_is_fitted_to_its_edge(seed: int, card: str) -> None:
+    scene = art_scene(np.random.default_rng(seed), [load_deck("neoclassical")],
+                      light="normal")
+    assert scene.background.startswith("checked cloth")
+    i = next(k for k, c in enumerate(scene.cards) if str(c.card) == card)
+    quads, *_ = CardReader.load().faces(scene.image)
+    near = [q for q in quads if nearest_card(scene, q.mean(axis=0)) == i]
+    assert len(near) == 1, seed
+    placed = np.array(scene.cards[i].corners, np.float32)
+    assert max(min(float(np.linalg.norm(c - p)) for p in placed) for c in near[0]) < 6, seed

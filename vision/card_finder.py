@@ -8,7 +8,8 @@ card from a pale table or glare joined to it; what they find must pass the same 
 Anything else big enough to be cards (a fanned hand, overlapping cards, a card cut by the
 picture's edge) is *refused*: listed with a reason, never guessed at. Cards lying side by
 side in one outline are cut apart at the notches where they meet (_split_touching); on a pale
-table, card-shaped coloured regions are backs, reported face down (_backs_on_pale_table).
+table, card-shaped coloured regions are backs, reported face down (_backs_on_pale_table), and
+a card as white as the table is closed off by its own edge (_bordered_cards).
 Reading what is found is vision/cards.py's.
 """
 
@@ -892,16 +893,18 @@ def _split_touching(contour: NDArray[Any], min_area: float, shape: tuple[int, ..
                 boxy = ASPECT[0] * 0.9 <= max(bw, bh) / max(min(bw, bh), 1.0) <= ASPECT[1] and (
                     cv2.contourArea(part) >= 0.85 * bw * bh)
                 quad = judge(part, shape) if boxy else OVERLAP
+                if isinstance(quad, str):
+                    # two cards still (their hull may have one card's shape: cut first)
+                    more = _split_touching(part, min_area, shape, depth + 1)
+                    if more is not None:
+                        cards += more
+                        continue
                 if boxy and isinstance(quad, str):
                     # a card's side bitten by the mask (shading, a border line): its hull
                     quad = judge(_dense(cv2.convexHull(part)), shape)
                 if isinstance(quad, str):
-                    more = _split_touching(part, min_area, shape, depth + 1)
-                    if more is None:
-                        break
-                    cards += more
-                else:  # judge refuses a piece cut by the picture's edge
-                    cards.append(quad)
+                    break
+                cards.append(quad)  # (judge refuses a piece cut by the picture's edge)
             else:
                 if _alike(cards) and not _overlapping(cards):
                     return cards
@@ -937,6 +940,72 @@ def _backs_on_pale_table(planes: _Planes, min_area: float, shape: tuple[int, ...
         if isinstance(quad, str) or _near_edge(quad, shape) or _overlapping([quad, *found]):
             continue
         out.append(quad)
+    return out
+
+
+# --- cards on a pale table closed off by their own edge (issue 15, 2026-11-27 evening) ---
+
+
+# the region inside the card's edge lies this far (pixels) inside the card's side: the edge
+# line is dilated, and opened off (a quad grown by it reads more cards right on validation)
+BORDER_INSET = 1.7
+
+
+def _grown(quad: NDArray[Any], by: float) -> NDArray[Any]:
+    """The convex quad with each side moved ``by`` pixels outwards."""
+    centre = quad.mean(axis=0)
+    lines = []
+    for a, b in zip(quad, np.roll(quad, -1, axis=0), strict=True):
+        along = (b - a) / max(float(np.linalg.norm(b - a)), 1e-6)
+        normal = np.array([-along[1], along[0]], np.float32)
+        if normal @ (a - centre) < 0:
+            normal = -normal
+        lines.append((a + by * normal, along))
+    corners = []
+    for i in range(4):
+        (p1, d1), (p2, d2) = lines[i - 1], lines[i]
+        m = np.array([d1, -d2]).T
+        if abs(np.linalg.det(m)) < 1e-6:
+            return quad
+        t1, _ = np.linalg.solve(m, p2 - p1)
+        corners.append(p1 + t1 * d1)
+    return np.array(corners, np.float32)
+
+
+def _bordered_cards(planes: _Planes, min_area: float, shape: tuple[int, ...],
+                    found: list[NDArray[Any]]) -> list[NDArray[Any]]:
+    """Cards on a pale table that no lightness level parts from it (its bright side
+    clipped as white as the card): the card's edge is still a closed line of the image's
+    edges. Each region the edges close off is judged on its hull, away from the cards and
+    backs found. The edges of an index fuse with the card's edge and take the corners off
+    the region: no opening (as _edge_cards'), which would take off more."""
+    # the lightness's edges only: a third of the colour image's cost, and on validation
+    # they closed off more cards (369 against 356 of 418 on pale tables; 316 before)
+    edges = cv2.Canny(cv2.GaussianBlur(planes.light, (3, 3), 0), *EDGES)
+    inside = cv2.bitwise_not(cv2.dilate(edges, np.ones((3, 3), np.uint8)))
+    inside = cv2.morphologyEx(inside, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    regions, hierarchy = cv2.findContours(inside, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    out: list[NDArray[Any]] = []
+    if hierarchy is None:
+        return out
+    largest = LARGEST * shape[0] ** 2
+    for region, parent in zip(regions, hierarchy[0][:, 3], strict=True):
+        area = cv2.contourArea(region)
+        if parent != -1 or not min_area <= area <= largest:
+            continue
+        x, y, w, h = cv2.boundingRect(region)
+        middle = (x + w / 2, y + h / 2)
+        if any(cv2.pointPolygonTest(q.reshape(-1, 1, 2), middle, False) >= 0 for q in found):
+            continue  # a card found already (its quad would overlap it): judge costs 1 ms
+        hull = cv2.convexHull(region)
+        if area < SOLID * cv2.contourArea(hull):
+            continue
+        quad = judge(_dense(hull), shape)
+        if isinstance(quad, str) or _near_edge(quad, shape):
+            continue
+        quad = _grown(quad, BORDER_INSET)
+        if _same(found + out, quad) is None and not _overlapping([quad, *found, *out]):
+            out.append(quad)
     return out
 
 
@@ -1003,14 +1072,26 @@ def find_cards(image: NDArray[Any], min_area: float, edges: bool = True) -> tupl
                 if _same(quads, quad) is None and not _overlapping([quad, *quads]):
                     quads.append(quad)
                     by_edges.append(True)
+            rough: list[NDArray[Any]] = []  # the period's rectangles, often pixels off
             for quad in _unchecked_cards(planes, min_area, image.shape) if edges else []:
                 if _same(quads, quad) is None and not _overlapping([quad, *quads]):
                     quads.append(quad)
                     by_edges.append(True)
+                    rough.append(quad)
             if edges:  # face-down cards: coloured, not paler than the table
-                for quad in _backs_on_pale_table(planes, min_area, image.shape, quads):
+                backs = _backs_on_pale_table(planes, min_area, image.shape, quads)
+                for quad in backs:
                     refused.append(Refused(tuple((float(x), float(y)) for x, y in quad),
                                            FACE_DOWN))
+                # a card closed off by its own edge is fitted to it: it takes the place of
+                # a rectangle of the period's where they overlap
+                exact = [q for q in quads if not any(q is r for r in rough)]
+                for quad in _bordered_cards(planes, min_area, image.shape, exact + backs):
+                    for k in [k for k, q in enumerate(quads) if any(q is r for r in rough)
+                              and _overlapping([quad, q])][::-1]:
+                        del quads[k], by_edges[k]
+                    quads.append(quad)
+                    by_edges.append(True)
             continue
         # cards lying side by side (touching, or closer than the mask's closing) make one
         # outline with a notch at each end of where they meet (edges=False, the training
