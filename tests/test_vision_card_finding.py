@@ -156,6 +156,19 @@ def test_a_card_notched_by_a_pip_at_its_edge_is_found(seed: int, card: str) -> N
                    for r in refused), seed
 
 
+def _found_once(seed: int, design: str, kind: str, card: str
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """The one quad found at ``card`` in a validation scene (asserted one), and the card's
+    own corners."""
+    scene = art_scene(np.random.default_rng(seed), [load_deck(design)], light="normal",
+                      kind=kind)
+    i = next(k for k, c in enumerate(scene.cards) if str(c.card) == card)
+    quads, *_ = CardReader.load().faces(scene.image)
+    near = [q for q in quads if nearest_card(scene, q.mean(axis=0)) == i]
+    assert len(near) == 1, seed
+    return near[0].astype(np.float32), np.array(scene.cards[i].corners, np.float32)
+
+
 # Validation scenes of knoll-vector on pale tables where the card's large pips broke the
 # paper's mask and the finder before did not find the card: on a checked cloth the paper
 # between pips lands on pips half a period away on both sides; on a pale cloth pips at the
@@ -167,15 +180,9 @@ def test_a_card_notched_by_a_pip_at_its_edge_is_found(seed: int, card: str) -> N
     (6_000_206, "pale cloth", "10C")])
 def test_a_card_with_large_pips_is_found_on_a_pale_table(seed: int, kind: str,
                                                          card: str) -> None:
-    scene = art_scene(np.random.default_rng(seed), [load_deck("knoll-vector")],
-                      light="normal", kind=kind)
-    i = next(k for k, c in enumerate(scene.cards) if str(c.card) == card)
-    quads, *_ = CardReader.load().faces(scene.image)
-    near = [q for q in quads if nearest_card(scene, q.mean(axis=0)) == i]
-    assert len(near) == 1, seed
+    quad, placed = _found_once(seed, "knoll-vector", kind, card)
     # the card itself, not a piece of it or the table around it
-    placed = np.array(scene.cards[i].corners, np.float32)
-    assert abs(cv2.contourArea(near[0].astype(np.float32)) / cv2.contourArea(placed) - 1) < 0.25
+    assert abs(cv2.contourArea(quad) / cv2.contourArea(placed) - 1) < 0.25
 
 
 # Validation scenes of neoclassical on pale tables where the card lies where the table is
@@ -187,16 +194,10 @@ def test_a_card_with_large_pips_is_found_on_a_pale_table(seed: int, kind: str,
     (6_000_418, "newspaper", "10D")])
 def test_a_card_as_white_as_a_pale_table_is_found_by_its_edge(seed: int, kind: str,
                                                                card: str) -> None:
-    scene = art_scene(np.random.default_rng(seed), [load_deck("neoclassical")],
-                      light="normal", kind=kind)
-    i = next(k for k, c in enumerate(scene.cards) if str(c.card) == card)
-    quads, *_ = CardReader.load().faces(scene.image)
-    near = [q for q in quads if nearest_card(scene, q.mean(axis=0)) == i]
-    assert len(near) == 1, seed
-    placed = np.array(scene.cards[i].corners, np.float32)
-    assert abs(cv2.contourArea(near[0].astype(np.float32)) / cv2.contourArea(placed) - 1) < 0.1
+    quad, placed = _found_once(seed, "neoclassical", kind, card)
+    assert abs(cv2.contourArea(quad) / cv2.contourArea(placed) - 1) < 0.1
     # each corner within a few pixels of the card's own
-    assert max(min(float(np.linalg.norm(c - p)) for p in placed) for c in near[0]) < 8, seed
+    assert max(min(float(np.linalg.norm(c - p)) for p in placed) for c in quad) < 8, seed
 
 # Validation scenes of neoclassical with three cards in a row: the notches between the
 # second and third lie in one concavity of the outline with the first's, and the piece of
