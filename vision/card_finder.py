@@ -91,6 +91,9 @@ class _Planes:
         self.light = lab[..., 0]
         dist = cv2.transform(cv2.LUT(lab, lut), np.ones((1, 3), np.float32))
         self.unlike = cv2.threshold(dist, 36.0, 255, cv2.THRESH_BINARY)[1].astype(np.uint8)
+        # each level's whole-frame mask is asked for up to four times a frame on a pale
+        # table: made once (callers never write into it)
+        self._white: dict[int, NDArray[Any]] = {}
 
     def paler(self, roi: tuple[slice, slice]) -> NDArray[Any]:
         """Colourless pixels paler than the table (glare, a card, a pale table), or white."""
@@ -104,12 +107,17 @@ class _Planes:
 
     def white(self, level: int, roi: tuple[slice, slice] = (slice(None), slice(None))
               ) -> NDArray[Any]:
+        whole = roi == (slice(None), slice(None))
+        if whole and level in self._white:
+            return self._white[level]
         s_max, v_min = WHITE_LEVELS[level]
         sat, val = self.sat[roi], self.val[roi]
         out: NDArray[Any] = cv2.bitwise_and(cv2.threshold(sat, s_max - 1, 255,
                                                           cv2.THRESH_BINARY_INV)[1],
                                             cv2.threshold(val, v_min, 255,
                                                           cv2.THRESH_BINARY)[1])
+        if whole:
+            self._white[level] = out
         return out
 
 
@@ -994,6 +1002,8 @@ def _bordered_cards(planes: _Planes, min_area: float, shape: tuple[int, ...],
         if parent != -1 or not min_area <= area <= largest:
             continue
         x, y, w, h = cv2.boundingRect(region)
+        if x <= 1 or y <= 1 or x + w >= shape[1] - 1 or y + h >= shape[0] - 1:
+            continue  # cut by the picture's edge: judge's first refusal, before its cost
         middle = (x + w / 2, y + h / 2)
         if any(cv2.pointPolygonTest(q.reshape(-1, 1, 2), middle, False) >= 0 for q in found):
             continue  # a card found already (its quad would overlap it): judge costs 1 ms
