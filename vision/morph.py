@@ -32,17 +32,22 @@ def _runs(kernel: NDArray[Any]) -> list[tuple[int, int]]:
 def _along_x(padded: NDArray[Any], reach: int, halves: set[int], least: bool
              ) -> dict[int, NDArray[Any]]:
     """For each half-width a in ``halves``, the min (or max) of padded[y, x - a .. x + a]
-    for x in the middle (the ``reach`` columns of padding on each side cut off)."""
+    for x in the middle (the ``reach`` columns of padding on each side cut off). Windows of
+    a power of two wide are built by doubling; a window of 2a + 1 is the pick of two of
+    them overlapping (a pass per half-width, not two per step of it)."""
     w = padded.shape[1] - 2 * reach
     pick = cv2.min if least else cv2.max
+    # windows[k][:, i]: the pick of padded[:, i .. i + 2**k - 1]
+    windows = [padded]
+    while 2 ** (len(windows)) <= 2 * max(halves) + 1:
+        k = len(windows) - 1
+        last = windows[k]
+        windows.append(pick(last[:, : last.shape[1] - 2**k], last[:, 2**k :]))
     out: dict[int, NDArray[Any]] = {}
-    current = padded[:, reach : reach + w].copy()
-    for a in range(0, max(halves) + 1):
-        if a > 0:
-            pick(current, padded[:, reach - a : reach - a + w], dst=current)
-            pick(current, padded[:, reach + a : reach + a + w], dst=current)
-        if a in halves:
-            out[a] = current.copy()
+    for a in halves:
+        k = (2 * a + 1).bit_length() - 1  # 2**k <= 2a + 1 < 2**(k + 1)
+        left, right = reach - a, reach + a - 2**k + 1
+        out[a] = pick(windows[k][:, left : left + w], windows[k][:, right : right + w])
     return out
 
 
