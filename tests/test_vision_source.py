@@ -499,6 +499,32 @@ def test_the_player_counting_the_dice_adds_the_ones_the_reader_missed(
         == [4, 12, 4, None, None, None]
 
 
+def test_a_throw_with_every_die_missed_can_be_counted(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """No die read: the player's count makes the reader look again; nothing found, or no
+    count, leaves the throw out with a reason (before, it was always left out)."""
+    import vision.dice_learn
+    from vision.cli import _confirm_throw
+    from vision.dice import Die
+
+    class Reader:
+        def read(self, frame: object) -> list[Die]:
+            return []
+
+    found = [Die(6, 300, 100, 40, 0.3), Die(1, 100, 100, 40, 0.2)]
+    monkeypatch.setattr(vision.dice_learn, "missed_dice",
+                        lambda reader, frame, read, count: found[:count])
+    answers = iter(["count 2", "1 6"])
+    dice, values, more = _confirm_throw(Reader(), None, lambda _: next(answers)) or ([], [], [])
+    assert [d.value for d in dice] == [1, 6] and values == [1, 6] and more == found
+    assert "I looked again and found 2 (read as 6 1)." in capsys.readouterr().out
+    monkeypatch.setattr(vision.dice_learn, "missed_dice", lambda *args: [])
+    assert _confirm_throw(Reader(), None, lambda _: "count 2") is None
+    assert "I find nothing there that could be a die" in capsys.readouterr().out
+    assert _confirm_throw(Reader(), None, lambda _: "") is None
+    assert "This throw is left out" in capsys.readouterr().out
+
+
 def test_calibrate_dice_refuses_typed_values_that_do_not_fit_the_throw(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     rng = np.random.default_rng(7)

@@ -325,10 +325,20 @@ def _confirm_throw(reader: Any, frame: Any, ask: Callable[[str], str]
     dice = sorted(reader.read(frame), key=lambda d: (d.x, d.y))
     counted = False
     more: list[Any] = []
-    while True:
-        if not dice:
-            _refuse("I see no dice in the tray; throw them again.")
+    if not dice:  # every die missed: the player's count is the only way to show them
+        typed = ask("I see no dice in the tray. If there are dice, type how many, as in: "
+                    "count 2; or press Enter to throw again. ").strip()
+        count = _count(typed)
+        more = missed_dice(reader, frame, [], count) if count else []
+        if not more:
+            _refuse("I find nothing there that could be a die; throw them again."
+                    if count else "This throw is left out; throw them again.")
             return None
+        counted = True
+        dice = sorted(more, key=lambda d: (d.x, d.y))
+        print(f"I looked again and found {len(more)} "
+              f"(read as {' '.join(str(d.value) for d in more)}).")
+    while True:
         print(f"I read {len(dice)} dice, left to right: "
               f"{' '.join(str(d.value) for d in dice)}.")
         hint = "" if counted else (" If I missed a die, type how many dice you see, as in: "
