@@ -65,6 +65,18 @@ def _at_scale(reader: DiceReader, throw: Throw) -> Iterator[None]:
         reader.scale = kept
 
 
+@contextmanager
+def _at_bar(reader: DiceReader, bar: float) -> Iterator[None]:
+    """The reader with candidate bar ``bar`` for a while (learn_bar's trials, the player's
+    count looking at fainter candidates)."""
+    kept = reader.threshold
+    reader.threshold = bar
+    try:
+        yield
+    finally:
+        reader.threshold = kept
+
+
 @dataclass
 class Learned:
     """What calibrate dice learned of the players' dice."""
@@ -246,11 +258,8 @@ def missed_dice(reader: DiceReader, image: NDArray[Any], read: list[Die], count:
     # the player says a die is there: fainter candidates too (down to the lowest bar
     # learn_bar may choose), so that a die with no candidate at the reader's bar can be
     # confirmed and teach the bar
-    kept, reader.threshold = reader.threshold, min(reader.threshold, BARS[-1])
-    try:
+    with _at_bar(reader, min(reader.threshold, BARS[-1])):
         points = reader.peaks(work, factor, left, top)
-    finally:
-        reader.threshold = kept
     if not points:
         return []
     probs = reader.net.probabilities(reader._inputs(work, points))
@@ -371,41 +380,30 @@ def _needed_bar(reader: DiceReader, throw: Throw) -> float | None:
     """The highest bar of BARS at which every confirmed die of the throw has a candidate
     within REACH sides (None: some die has none even at the lowest)."""
     dice = [(x, y) for x, y, v in throw.dice if v > 0]
-    kept = reader.threshold
-    needed: float | None = BARS[0]
-    try:
-        with _at_scale(reader, throw):
-            working = reader.working(throw.image)
-            if working is None or not dice:
-                return BARS[0]
-            work, factor, left, top = working
-            for bar in BARS:
-                reader.threshold = bar
+    with _at_scale(reader, throw):
+        working = reader.working(throw.image)
+        if working is None or not dice:
+            return BARS[0]
+        work, factor, left, top = working
+        for bar in BARS:
+            with _at_bar(reader, bar):
                 peaks = reader.peaks(work, factor, left, top)
-                missing = [d for d in dice if not any(
-                    np.hypot((d[0] - left) * factor - x, (d[1] - top) * factor - y)
-                    < REACH * DIE_SIDE for x, y, _ in peaks)]
-                needed = bar
-                if not missing:
-                    return needed
-                dice = missing  # only these need a lower bar
-    finally:
-        reader.threshold = kept
-    return None if dice else needed
+            dice = [d for d in dice if not any(
+                np.hypot((d[0] - left) * factor - x, (d[1] - top) * factor - y)
+                < REACH * DIE_SIDE for x, y, _ in peaks)]
+            if not dice:
+                return bar
+            # only the dice still missing need a lower bar
+    return None
 
 
 def _score_throw(reader: DiceReader, throw: Throw, bar: float
                  ) -> tuple[set[int], int]:
     """The throw read at candidate bar ``bar``: which confirmed dice were read (any value),
     and its errors (a wrong value at a confirmed die, or a reading at no confirmed die)."""
-    kept = reader.threshold
-    reader.threshold = bar
-    try:
-        with _at_scale(reader, throw):
-            read = reader.read(throw.image)
-            side = DIE_SIDE / (reader.scale or 1.0)
-    finally:
-        reader.threshold = kept
+    with _at_bar(reader, bar), _at_scale(reader, throw):
+        read = reader.read(throw.image)
+        side = DIE_SIDE / (reader.scale or 1.0)
     found: set[int] = set()
     errors = 0
     for die in read:
