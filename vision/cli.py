@@ -336,11 +336,9 @@ def _confirm_throw(reader: Any, frame: Any, ask: Callable[[str], str]
             return None
         counted = True
         dice = sorted(more, key=lambda d: (d.x, d.y))
-        print(f"I looked again and found {len(more)} "
-              f"(read as {' '.join(str(d.value) for d in more)}).")
+        print(f"I looked again and found {len(more)} (read as {_values_of(more)}).")
     while True:
-        print(f"I read {len(dice)} dice, left to right: "
-              f"{' '.join(str(d.value) for d in dice)}.")
+        print(f"I read {len(dice)} dice, left to right: {_values_of(dice)}.")
         hint = "" if counted else (" If I missed a die, type how many dice you see, as in: "
                                    "count 4.")
         typed = ask("Type their values left to right (0 for one that is not a die), or "
@@ -356,14 +354,17 @@ def _confirm_throw(reader: Any, frame: Any, ask: Callable[[str], str]
             print(f"{why}; give the values of the dice I read.")
             continue
         dice = sorted(dice + more, key=lambda d: (d.x, d.y))
-        print(f"I looked again and added {len(more)} I had missed "
-              f"(read as {' '.join(str(d.value) for d in more)}).")
+        print(f"I looked again and added {len(more)} I had missed (read as {_values_of(more)}).")
     values = [d.value for d in dice] if not typed else _values(typed)
     if values is None or len(values) != len(dice):
         _refuse(f"I need {len(dice)} values from 0 to 6, one for each die I read, left to "
                 "right; this throw is left out.")
         return None
     return dice, values, more
+
+
+def _values_of(dice: list[Any]) -> str:
+    return " ".join(str(d.value) for d in dice)
 
 
 def _count(typed: str) -> int | None:
