@@ -31,6 +31,7 @@ from numpy.typing import NDArray
 
 from companion.cards import RANKS, SUITS, Card
 from vision.card_finder import FACE_DOWN, OVERLAP, Refused, balance, find_cards
+from vision.card_pairs import could_be_pair, half_faces, half_quads
 from vision.dice_features import hog
 from vision.memory import keep_freed_memory
 from vision.mlp import MLP
@@ -470,7 +471,32 @@ class CardReader:
 
     def read(self, image: NDArray[Any]) -> SeenCards:
         quads, faces, refused, _, by_edges = self.faces(image)
-        return self.read_faces(quads, faces, refused, by_edges)
+        seen = self.read_faces(quads, faces, refused, by_edges)
+        return self._pairs_apart(seen, quads, faces)
+
+    def _pairs_apart(self, seen: SeenCards, quads: list[NDArray[Any]],
+                     faces: list[NDArray[Any]]) -> SeenCards:
+        """Two cards touching along their long sides have one card's outline, and its two
+        corners read differently (asked, or refused as overlapping) or, the rank network
+        at a loss, as a back: each such outline long
+        enough is cut in two (vision/card_pairs.py), kept so if each half's own corners
+        read one card."""
+        for quad, face in zip(quads, faces, strict=True):
+            corners = tuple((float(x), float(y)) for x, y in quad)
+            mine = [c for c in seen.cards if c.corners == corners and c.confidence <= 0.5]
+            refused = [r for r in seen.refused if r.corners == corners and r.reason == OVERLAP]
+            down = [r for r in seen.face_down if r.corners == corners]  # read as a back
+            if not (mine or refused or down) or not could_be_pair(quad):
+                continue
+            halves = half_faces(face)
+            # as found by edges: a half whose corners disagree is refused, not read
+            two = self.read_faces(half_quads(quad), halves, [], [True, True])
+            if len(two.cards) != 2 or two.refused or two.face_down:
+                continue
+            seen.cards = [c for c in seen.cards if c not in mine] + two.cards
+            seen.refused = [r for r in seen.refused if r not in refused]
+            seen.face_down = [r for r in seen.face_down if r not in down]
+        return seen
 
     def read_faces(self, quads: list[NDArray[Any]], faces: list[NDArray[Any]],
                    refused: list[Refused], by_edges: list[bool]) -> SeenCards:

@@ -1,0 +1,51 @@
+"""Two cards lying side by side as one card's outline, read as two (issue 15).
+
+Two cards of one size touching along their long sides, aligned, make a rectangle 2 x 0.71
+of a card's short side: a card's own aspect (1.41), with no notch where they meet when they
+touch closely, so the finder takes the pair for one card. Read so, its two index corners
+are the two cards' and read differently. Cut across its long sides, each half is one card
+lying across; vision/cards.py reads the halves where the whole's corners disagreed, and
+keeps them only if each half's own two corners read one card.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+# a pair's long over short side: each half (short x long / 2) must have a card's aspect
+# (card_finder.ASPECT from 1.15), so the pair's is at most 2 / 1.15
+PAIR_LONGEST = 2 / 1.15
+
+
+def could_be_pair(quad: NDArray[Any]) -> bool:
+    """Whether the quad (TL, TR, BR, BL of the upright face) is long enough to hold two
+    cards side by side, each with a card's aspect."""
+    sides = [float(np.linalg.norm(quad[(i + 1) % 4] - quad[i])) for i in range(4)]
+    short, long = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
+    return short > 0 and long / short <= PAIR_LONGEST
+
+
+def half_quads(quad: NDArray[Any]) -> list[NDArray[Any]]:
+    """The two halves of an upright face's quad (TL, TR, BR, BL), cut across its long sides,
+    each as a card lying across: ordered so that its own first side is a short one."""
+    tl, tr, br, bl = (np.asarray(p, np.float32) for p in quad)
+    left, right = (tl + bl) / 2, (tr + br) / 2
+    return [np.array([left, tl, tr, right], np.float32),
+            np.array([bl, left, right, br], np.float32)]
+
+
+def half_faces(face: NDArray[Any]) -> list[NDArray[Any]]:
+    """The halves of an upright face (as half_quads cuts its quad), each turned and scaled
+    to a face's size, as if the half's own quad had been straightened."""
+    h, w = face.shape[:2]
+    top, bottom = face[: h // 2], face[h // 2:]
+    # turned a quarter clockwise, a half's left edge becomes its top: half_quads' order
+    out = []
+    for half in (top, bottom):
+        turned = cv2.rotate(half, cv2.ROTATE_90_CLOCKWISE)
+        out.append(cv2.resize(turned, (w, h), interpolation=cv2.INTER_LINEAR))
+    return out
