@@ -799,8 +799,8 @@ def _on_pale_table(planes: _Planes, min_area: float, shape: tuple[int, ...],
     table around them. The table's lightness there is the median of a window wider than a
     card, on a smaller picture with the table's print, weave and coloured checks closed
     over: its palest tone; a card is lighter than that, the table is not. ``refitted``:
-    given, outlines judge refuses are fitted again (card_refit) and such cards also added
-    to it."""
+    given, outlines judge refuses are fitted again (card_refit), and such cards put in it
+    (not returned: the other searches may find them better)."""
     # a closing fills what is darker and narrow: the print of a newspaper and the weave of a
     # cloth turn into their paper's tone, the pips of a card into its paper's
     light = cv2.morphologyEx(planes.light, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))
@@ -856,9 +856,8 @@ def _on_pale_table(planes: _Planes, min_area: float, shape: tuple[int, ...],
                 # to the outline's own straight stretches (vision/card_refit.py)
                 again = refit(part, _rough(hull))
                 if again is not None and again.min() >= 0 and not _near_edge(
-                        order_corners(again), shape) and _same(found, again) is None:
-                    found.append(order_corners(again))
-                    refitted.append(found[-1])
+                        order_corners(again), shape):
+                    refitted.append(order_corners(again))
             for quad in pair or whole:
                 if not isinstance(quad, str) and not _near_edge(quad, shape) and _same(
                         found, quad) is None:
@@ -1128,12 +1127,12 @@ def find_cards(image: NDArray[Any], min_area: float, edges: bool = True) -> tupl
             continue
         if cv2.contourArea(contour) > TABLE_SHARE * frame:
             # the table is as pale as a card: the cards are what is paler still
-            refitted: list[NDArray[Any]] | None = [] if edges else None
-            for quad in _on_pale_table(planes, min_area, image.shape, refitted):
+            refitted: list[NDArray[Any]] = []
+            for quad in _on_pale_table(planes, min_area, image.shape,
+                                       refitted if edges else None):
                 if _same(quads, quad) is None:
                     quads.append(quad)
-                    # a refitted card's two corners must read alike (cards.py)
-                    by_edges.append(any(quad is r for r in refitted or []))
+                    by_edges.append(False)
             # a checked cloth's white checks join into one outline too: cut them off
             blob: NDArray[Any] = np.zeros(image.shape[:2], np.uint8)
             cv2.drawContours(blob, [contour], -1, 255, -1)
@@ -1161,6 +1160,12 @@ def find_cards(image: NDArray[Any], min_area: float, edges: bool = True) -> tupl
                     for k in [k for k, q in enumerate(quads) if any(q is r for r in rough)
                               and _overlapping([quad, q])][::-1]:
                         del quads[k], by_edges[k]
+                    quads.append(quad)
+                    by_edges.append(True)
+            # last, where no search found a card: one whose sides the table's pattern
+            # bumps, fitted through (its two corners must read alike: cards.py)
+            for quad in refitted:
+                if _same(quads, quad) is None and not _overlapping([quad, *quads]):
                     quads.append(quad)
                     by_edges.append(True)
             continue
