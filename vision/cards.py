@@ -497,8 +497,6 @@ class CardReader:
         differ = ((rank_a.argmax(axis=1) != rank_b.argmax(axis=1))
                   | (suit_a.argmax(axis=1) != suit_b.argmax(axis=1)))
         for k in np.flatnonzero(differ):
-                print("PAIRDBG", k, round(seam(faces[k]), 3))
-        for k in np.flatnonzero(differ):
             quad = quads[k]
             corners = tuple((float(x), float(y)) for x, y in quad)
             mine = [c for c in seen.cards if c.corners == corners]
