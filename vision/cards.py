@@ -32,6 +32,7 @@ from numpy.typing import NDArray
 from companion.cards import RANKS, SUITS, Card
 from vision.card_finder import FACE_DOWN, OVERLAP, Refused, balance, find_cards
 from vision.card_pairs import (
+    PAIR_MOST,
     PAIR_SURE,
     SEAM_SHARE,
     could_be_pair,
@@ -510,7 +511,9 @@ class CardReader:
             if (len(two.cards) != 2 or two.refused or two.face_down
                     or min(c.confidence for c in two.cards) < PAIR_SURE):
                 continue  # halves of one card, or of a card and the table, read as cards
-            seen.cards = [c for c in seen.cards if c not in mine] + two.cards
+            # the cut is a guess about the outline: never said without asking
+            halves = [SeenCard(c.card, c.corners, min(c.confidence, PAIR_MOST)) for c in two.cards]
+            seen.cards = [c for c in seen.cards if c not in mine] + halves
             seen.refused = [r for r in seen.refused if r not in refused]
             seen.face_down = [r for r in seen.face_down if r not in down]
         return seen
