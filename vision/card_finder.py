@@ -9,7 +9,8 @@ Anything else big enough to be cards (a fanned hand, overlapping cards, a card c
 picture's edge) is *refused*: listed with a reason, never guessed at. Cards lying side by
 side in one outline are cut apart at the notches where they meet (_split_touching); on a pale
 table, card-shaped coloured regions are backs, reported face down (_backs_on_pale_table), and
-a card as white as the table is closed off by its own edge (_bordered_cards).
+a card as white as the table is closed off by its own edge (_bordered_cards); an outline
+there whose sides the table's pattern bumps is fitted again (vision/card_refit.py).
 Reading what is found is vision/cards.py's.
 """
 

@@ -6,7 +6,7 @@ touch closely, so the finder takes the pair for one card. Read so, its two index
 are the two cards' and read differently. Cut across its long sides, each half is one card
 lying across; vision/cards.py reads the halves where the whole's corners disagreed and a
 straight seam crosses its middle (seam()), and keeps them only if each half's own two
-corners read one card, each at least PAIR_SURE.
+corners read one card, each at least PAIR_SURE, and says each at most PAIR_MOST.
 """
 
 from __future__ import annotations
