@@ -9,7 +9,8 @@ Anything else big enough to be cards (a fanned hand, overlapping cards, a card c
 picture's edge) is *refused*: listed with a reason, never guessed at. Cards lying side by
 side in one outline are cut apart at the notches where they meet (_split_touching); on a pale
 table, card-shaped coloured regions are backs, reported face down (_backs_on_pale_table), and
-a card as white as the table is closed off by its own edge (_bordered_cards).
+a card as white as the table is closed off by its own edge (_bordered_cards); an outline
+there whose sides the table's pattern bumps is fitted again (vision/card_refit.py).
 Reading what is found is vision/cards.py's.
 """
 
@@ -22,6 +23,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.card_refit import refit
 from vision.morph import close_disc, open_disc
 from vision.quantiles import byte_median_spread, byte_percentile
 
@@ -191,6 +193,14 @@ def refine_quad(points: NDArray[Any], quad: NDArray[Any], ends: float = 0.15) ->
         t1, _ = np.linalg.solve(m, p2 - p1)
         corners.append(p1 + t1 * d1)
     return np.array(corners, np.float32), worst
+
+
+def _rough(hull: NDArray[Any]) -> NDArray[Any]:
+    """The hull's points nearest its smallest rectangle's corners, in order (judge's start)."""
+    points = hull.reshape(-1, 2).astype(np.float32)
+    rect = cv2.boxPoints(cv2.minAreaRect(hull))
+    return order_corners(np.array([points[np.argmin(np.linalg.norm(points - c, axis=1))]
+                                   for c in rect], np.float32))
 
 
 def _box(contour: NDArray[Any]) -> tuple[tuple[float, float], ...]:
@@ -784,12 +794,14 @@ PALER = 14  # how much lighter than the table around it a card's paper is, at le
 TABLE_SCALE = 4  # the table's lightness is judged on a picture this many times smaller
 
 
-def _on_pale_table(planes: _Planes, min_area: float, shape: tuple[int, ...]) -> list[
-        NDArray[Any]]:
+def _on_pale_table(planes: _Planes, min_area: float, shape: tuple[int, ...],
+                   refitted: list[NDArray[Any]] | None = None) -> list[NDArray[Any]]:
     """Cards on a table as pale as they are: colourless pixels lighter by PALER than the
     table around them. The table's lightness there is the median of a window wider than a
     card, on a smaller picture with the table's print, weave and coloured checks closed
-    over: its palest tone; a card is lighter than that, the table is not."""
+    over: its palest tone; a card is lighter than that, the table is not. ``refitted``:
+    given, outlines judge refuses are fitted again (card_refit), and such cards put in it
+    (not returned: the other searches may find them better)."""
     # a closing fills what is darker and narrow: the print of a newspaper and the weave of a
     # cloth turn into their paper's tone, the pips of a card into its paper's
     light = cv2.morphologyEx(planes.light, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))
@@ -839,6 +851,14 @@ def _on_pale_table(planes: _Planes, min_area: float, shape: tuple[int, ...]) -> 
             # two cards together may have one card's shape)
             pair = _split_touching(part, min_area, shape)
             whole: list[NDArray[Any] | str] = [judge(_dense(hull), shape)] if pair is None else []
+            if whole and isinstance(whole[0], str) and whole[0] == OVERLAP and (
+                    refitted is not None):
+                # its sides bumped by the table's pattern or bitten by its print: fitted
+                # to the outline's own straight stretches (vision/card_refit.py)
+                again = refit(part, _rough(hull))
+                if again is not None and again.min() >= 0 and not _near_edge(
+                        order_corners(again), shape):
+                    refitted.append(order_corners(again))
             for quad in pair or whole:
                 if not isinstance(quad, str) and not _near_edge(quad, shape) and _same(
                         found, quad) is None:
@@ -1046,6 +1066,10 @@ def _bordered_cards(planes: _Planes, min_area: float, shape: tuple[int, ...],
         if area < SOLID * cv2.contourArea(hull):
             continue
         quad = judge(_dense(hull), shape)
+        if isinstance(quad, str) and quad == OVERLAP:
+            # its edge joined by the table's (a gutter's, a band's) or bitten by an index
+            again = refit(_dense(region), _rough(hull))
+            quad = "" if again is None else order_corners(again)
         if isinstance(quad, str) or _near_edge(quad, shape):
             continue
         quad = _grown(quad, BORDER_INSET)
@@ -1104,7 +1128,9 @@ def find_cards(image: NDArray[Any], min_area: float, edges: bool = True) -> tupl
             continue
         if cv2.contourArea(contour) > TABLE_SHARE * frame:
             # the table is as pale as a card: the cards are what is paler still
-            for quad in _on_pale_table(planes, min_area, image.shape):
+            refitted: list[NDArray[Any]] = []
+            for quad in _on_pale_table(planes, min_area, image.shape,
+                                       refitted if edges else None):
                 if _same(quads, quad) is None:
                     quads.append(quad)
                     by_edges.append(False)
@@ -1135,6 +1161,12 @@ def find_cards(image: NDArray[Any], min_area: float, edges: bool = True) -> tupl
                     for k in [k for k, q in enumerate(quads) if any(q is r for r in rough)
                               and _overlapping([quad, q])][::-1]:
                         del quads[k], by_edges[k]
+                    quads.append(quad)
+                    by_edges.append(True)
+            # last, where no search found a card: one whose sides the table's pattern
+            # bumps, fitted through (its two corners must read alike: cards.py)
+            for quad in refitted:
+                if _same(quads, quad) is None and not _overlapping([quad, *quads]):
                     quads.append(quad)
                     by_edges.append(True)
             continue
