@@ -1,4 +1,4 @@
-"""The card finder's faster checked-cloth search (vision/card_finder.py, _opened_cards): it looks
+"""The card finder's faster checked-cloth search (vision/card_cloth.py, _opened_cards): it looks
 for places on a picture half as large and opens exactly at full size around each, and must
 find the same cards as the plain opening of the whole outline at full size. Cards touching
 side by side are found as two, and a back on a pale table is reported face down. Cards on a
@@ -14,15 +14,9 @@ import numpy as np
 import pytest
 
 from vision.card_art import art_scene, load_deck
-from vision.card_finder import (
-    OPENING,
-    WHITE_LEVELS,
-    _opened_card,
-    _opened_cards,
-    _Planes,
-    _same,
-    balance,
-)
+from vision.card_cloth import OPENING, _opened_card, _opened_cards
+from vision.card_finder import balance
+from vision.card_shapes import WHITE_LEVELS, _Planes, _same
 from vision.cards import INDEX_AREA, CardReader, _box_of, _ink, find_index
 from vision.scenes import nearest_card
 

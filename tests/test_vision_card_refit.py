@@ -5,8 +5,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.card_finder import _rough, judge, order_corners
 from vision.card_refit import refit
+from vision.card_shapes import _rough, judge, order_corners
 
 
 def _outline(mask: np.ndarray) -> np.ndarray:

@@ -170,7 +170,7 @@ def _table_with_card(kind: str, seed: int, centre: tuple[float, float] = (480.0,
 def test_glare_joined_to_a_card_does_not_hide_it(reader: CardReader, kind: str) -> None:
     import cv2
 
-    from vision.card_finder import card_mask, judge
+    from vision.card_shapes import card_mask, judge
 
     image, card = _table_with_card(kind, 5, glare=(600.0, 300.0))
     # the general whiteness rule joins the glare to the card: one outline, not a card

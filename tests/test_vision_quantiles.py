@@ -34,7 +34,7 @@ def test_byte_percentile_takes_other_types_as_numpy_does() -> None:
 
 
 def _plain_table_model(lab: np.ndarray) -> tuple[np.ndarray, float]:
-    """vision.card_finder._table_model as it was before issue 15's speed work (np.median)."""
+    """vision.card_shapes._table_model as it was before issue 15's speed work (np.median)."""
     rim = np.concatenate([lab[:8].reshape(-1, 3), lab[-8:].reshape(-1, 3),
                           lab[:, :8].reshape(-1, 3), lab[:, -8:].reshape(-1, 3)]).astype(
                               np.float32)
@@ -47,7 +47,7 @@ def _plain_table_model(lab: np.ndarray) -> tuple[np.ndarray, float]:
 
 
 def test_table_model_is_the_plain_one() -> None:
-    from vision.card_finder import _table_model
+    from vision.card_shapes import _table_model
 
     rng = np.random.default_rng(6)
     for i in range(200):

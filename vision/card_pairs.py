@@ -18,7 +18,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 # a pair's long over short side: each half (short x long / 2) must have a card's aspect
-# (card_finder.ASPECT from 1.15), so the pair's is at most 2 / 1.15
+# (card_shapes.ASPECT from 1.15), so the pair's is at most 2 / 1.15
 PAIR_LONGEST = 2 / 1.15
 # each half's reading at least this sure, or the outline is left as it was read (on
 # validation scenes, halves of one card partly found read at 0.10 and 0.29, the halves of

@@ -24,7 +24,7 @@ TIGHT = 2.0  # pixels from a side's line that count as lying on it
 ON_SIDE = 0.5  # the least share of a side's points (between its ends) lying on its line
 FILLS = (0.8, 1.1)  # the outline's area over the quad's
 ENDS = 0.15  # a side's ends (rounded corners, bitten by indices) are not fitted
-ASPECT = (1.15, 1.85)  # as card_finder.ASPECT: long side / short side
+ASPECT = (1.15, 1.85)  # as card_shapes.ASPECT: long side / short side
 
 
 def _line(points: NDArray[Any], a: NDArray[Any], b: NDArray[Any], size: float
