@@ -31,8 +31,14 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from companion.observations import CONFIRM_BELOW, DeviceError, DiceSeen, Observation
-from vision.dice import Die
+from companion.observations import (
+    CONFIRM_BELOW,
+    CountReading,
+    DeviceError,
+    DiceSeen,
+    Observation,
+)
+from vision.dice import Die, Ranked
 
 LEAN = 1.3  # dice whose centres are nearer than this many sides touch: one may lean on the other
 AGAIN = "Roll again or type the values."
@@ -63,14 +69,31 @@ class Reading:
         return True
 
 
+def _counts(seen: Ranked, inside: Callable[[Die], bool]) -> tuple[CountReading, ...]:
+    """A frame's best reading of each count (DiceSeen.by_count), of the dice and ranked
+    candidates inside the tray area; the unsure values least sure first."""
+    ranked = Ranked([d for d in seen.dice if inside(d)], [d for d in seen.rest if inside(d)],
+                    seen.sure_from)
+    out = []
+    for n, dice in ranked.by_count():
+        unsure = tuple(d.value for d in sorted(dice, key=lambda d: d.confidence)
+                       if d.confidence < CONFIRM_BELOW)
+        out.append((n, tuple(d.value for d in dice), min(d.confidence for d in dice), unsure))
+    return tuple(out)
+
+
 class RestDetector:
     def __init__(self, read: Callable[[NDArray[Any]], Sequence[Die]], *,
+                 rank: Callable[[NDArray[Any]], Ranked] | None = None,
                  source: str = "camera", area: Area | None = None,
                  settle: int = 2,  # 3 until 2026-11-27: a frame later, no reading changed
                  stable: int = 3, window: int = 5, give_up: int = 30,
                  motion_level: float = 12.0, motion_fraction: float = 0.002,
                  unreadable: float = 0.35) -> None:
         self.read = read
+        # the dice and the candidates ranked (DiceReader.read_ranked), read once a throw on
+        # the frame reported, for its readings by count: every frame would cost 12 ms more
+        self.rank = rank
         self.source = source
         self.area = area
         self.settle = settle
@@ -156,8 +179,12 @@ class RestDetector:
         self._moved = False
         # readings that disagree now and then lower the confidence (the session then asks)
         confidence = float(min(d.confidence for d in reading.dice)) * share
+        # the readings by count are this frame's, as doubtful as the readings' agreement
+        latest = _counts(self.rank(frame), self._in_area) if self.rank is not None else ()
+        by_count = tuple((n, values, sure * share, unsure)
+                         for n, values, sure, unsure in latest)
         return [DiceSeen(source=self.source, confidence=confidence, values=reading.values,
-                         unsure=self._doubted(reading, confidence))]
+                         unsure=self._doubted(reading, confidence), by_count=by_count)]
 
     def _stays_unreadable(self, reading: Reading) -> bool:
         """A die of the latest reading is under ``unreadable`` at its place in ``stable``
