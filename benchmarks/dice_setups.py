@@ -7,7 +7,9 @@
 Per set-up and finer group: per-die accuracy (missed and spurious dice count as errors),
 per-photo accuracy (every die right and nothing extra), spurious dice a photo, and how many
 readings at 0.9 or more (said without asking) were wrong. ``--calibrated`` sets each photo's
-scale from its labelled dice, as `calibrate dice` would from one die. The figures mean
+scale from its labelled dice, as `calibrate dice` would from one die; ``--known-count`` reads
+each photo knowing its labelled number of dice (DiceReader.read_ranked, by_count), as the
+session reads a throw of the count the game needs. The figures mean
 "never trained on" only for set-ups the model did not learn from: the shipped model learned
 from all of them, the leave-one-set-up-out models (vision/train/loso_dice.py) from the others.
 """

@@ -122,3 +122,20 @@ def test_reader_ranks_a_missed_die_of_a_real_photo(name: str) -> None:
     correct, wrong, missed, spurious = match(photo, reading)
     assert missed == 0 and spurious == 0  # ... the reading of its count finds every die
     assert reader.read(imread(photo.path)) == ranked.dice  # read: the dice accepted only
+
+
+def test_read_dice_with_a_count_gives_the_reading_of_that_many(capsys: Any) -> None:
+    import json
+
+    from vision.cli import read_main
+    from vision.dice_photos import DATA_DIR
+
+    path = str(DATA_DIR / "images" / "IMG_20191209_095647.jpg")
+    assert read_main(["dice", path, "--json"]) == 0
+    alone = json.loads(capsys.readouterr().out)["images"][0]
+    assert read_main(["dice", path, "--json", "--count", "5"]) == 0
+    counted = json.loads(capsys.readouterr().out)["images"][0]
+    assert counted["count_found"] is True and len(counted["dice"]) == 5
+    assert "count_found" not in alone
+    with pytest.raises(SystemExit):
+        read_main(["cards", path, "--count", "2"])
