@@ -17,13 +17,21 @@ log = logging.getLogger(__name__)
 
 def counted(obs: DiceSeen, counts: tuple[int, ...], need: str) -> DiceSeen:
     """``obs`` as a reading of one of ``counts`` dice (what the camera may see, the game's
-    count first; ``need`` says it: "two dice"). Unchanged when its own reading has such a
-    count or it has no readings by count (a keyboard, a device). Otherwise the reading of the
-    count nearest its own (the surer of two as near); none plausible when the camera sees
-    fewer dice than needed: refused, saying so."""
-    if not obs.by_count or not counts or len(obs.values) in counts:
+    count first; ``need`` says it: "two dice"). Unchanged without readings by count (a
+    keyboard, a device). When the camera's own reading has such a count and that count's
+    reading has the same values, the latter's confidence (knowing the count, a die that
+    clearly beats the other candidates is no longer doubted as a die); other values: the
+    camera's own, agreed over several frames. When its count is another, the reading of the
+    count nearest it (the surer of two as near); none plausible when the camera sees fewer
+    dice than needed: refused, saying so."""
+    if not obs.by_count or not counts:
         return obs
     seen = len(obs.values)
+    if seen in counts:
+        same = obs.for_count(seen)
+        if same is None or same[1] != obs.values:
+            return obs
+        return replace(obs, confidence=same[2], unsure=same[3], by_count=())
     found = [r for r in (obs.for_count(n) for n in counts) if r is not None]
     if not found:
         if seen < min(counts):

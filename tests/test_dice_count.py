@@ -81,11 +81,19 @@ def test_a_throw_with_no_plausible_second_die_is_refused_saying_why() -> None:
     assert session.state.to_json() == before
 
 
-def test_a_reading_of_the_count_needed_is_taken_as_the_camera_gave_it() -> None:
+def test_a_reading_of_the_count_needed_keeps_its_values_and_takes_the_counts_trust() -> None:
     session, _ = two_dice_game()
-    obs = DiceSeen(source="camera:0", values=(2, 3), by_count=((1, (2,), 0.99, ()),))
+    # the count's reading agrees: its confidence (the die doubt gone) is taken
+    obs = DiceSeen(source="camera:0", values=(2, 3), confidence=0.7, unsure=(3,),
+                   by_count=((1, (2,), 0.99, ()), (2, (2, 3), 0.95, ())))
     assert session.submit(obs).accepted
     assert session.state.to_json()["positions"][0] == 5
+    # it disagrees (a frame's ranking against readings agreed over frames): the camera's own
+    session, _ = two_dice_game()
+    obs = DiceSeen(source="camera:0", values=(2, 3), confidence=0.7, unsure=(3,),
+                   by_count=((2, (2, 4), 0.95, ()),))
+    reply = session.submit(obs)
+    assert not reply.accepted and "not sure of a three" in reply.text
 
 
 def test_knowing_the_count_keeps_the_value_doubt_and_drops_the_clear_die_doubt() -> None:
