@@ -11,11 +11,14 @@ The process is pinned to one core.
 
 It also counts what a player would live through: throws or cards read and said without asking,
 said without asking but wrong, asked about (the session asks to confirm), refused as
-unreadable, and missed. A question is answered as the player would: "yes" when the reading is
-right, otherwise the true values typed. These recordings are a stand-in: the dice come from
-the photos the dice model learned from, on a generated paper table; the card design is one
-the card reader never learned from, on generated wood, laid as legal Crazy Eights plays (a
-new game every GAME_CARDS cards), so that every card is one the game says something about.
+unreadable, refused for a die too few (the camera sees fewer dice than the game needs and no
+other candidate), and missed; a throw is judged as the session takes it (the camera's reading
+of the game's count, companion/dice_count.py). A question is answered as the player would:
+"yes" when the reading is right, otherwise the true values typed. These recordings are a
+stand-in: the dice come from the photos the dice model learned from, on a generated paper
+table; the card design is one the card reader never learned from, on generated wood, laid as
+legal Crazy Eights plays (a new game every GAME_CARDS cards), so that every card is one the
+game says something about.
 """
 
 from __future__ import annotations
