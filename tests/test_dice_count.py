@@ -147,3 +147,23 @@ def test_read_dice_with_a_count_gives_the_reading_of_that_many(capsys: Any) -> N
     assert "count_found" not in alone
     with pytest.raises(SystemExit):
         read_main(["cards", path, "--count", "2"])
+
+
+def test_the_detector_ranks_about_the_reported_frame_only_not_every_frame() -> None:
+    ranked = Ranked([die(5, 40, 0.999)], [die(3, 120, 0.3, accepted=False)])
+    calls: list[str] = []
+
+    def read(frame: Any) -> list[Die]:
+        calls.append("read")
+        return ranked.dice
+
+    def rank(frame: Any) -> Ranked:
+        calls.append("rank")
+        return ranked
+
+    detector = RestDetector(read, source="camera:0", rank=rank)
+    frame = np.zeros((100, 200, 3), np.uint8)
+    seen = [obs for _ in range(8) for obs in detector.feed(frame)]
+    assert len(seen) == 1 and isinstance(seen[0], DiceSeen) and seen[0].by_count
+    # stable 3: two agreeing readings, then the frame that reports is ranked instead of read
+    assert calls == ["read", "read", "rank"]

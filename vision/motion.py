@@ -91,8 +91,9 @@ class RestDetector:
                  motion_level: float = 12.0, motion_fraction: float = 0.002,
                  unreadable: float = 0.35) -> None:
         self.read = read
-        # the dice and the candidates ranked (DiceReader.read_ranked), read once a throw on
-        # the frame reported, for its readings by count: every frame would cost 12 ms more
+        # the dice and the candidates ranked (DiceReader.read_ranked), for the readings by
+        # count of the frame reported: read instead of ``read`` on a frame likely to be
+        # reported (every frame would cost 12 ms more), else on the reported frame too
         self.rank = rank
         self.source = source
         self.area = area
@@ -144,7 +145,9 @@ class RestDetector:
         self._still += 1
         if self._still < self.settle or not self._moved:
             return []
-        dice = [d for d in self.read(frame) if self._in_area(d)]
+        ranked = self.rank(frame) if self.rank is not None and self._likely_report() else None
+        dice = [d for d in (ranked.dice if ranked is not None else self.read(frame))
+                if self._in_area(d)]
         reading = Reading(tuple(sorted(dice, key=lambda d: d.x)))
         self._recent.append(reading)
         del self._recent[: -self.window]
@@ -180,11 +183,21 @@ class RestDetector:
         # readings that disagree now and then lower the confidence (the session then asks)
         confidence = float(min(d.confidence for d in reading.dice)) * share
         # the readings by count are this frame's, as doubtful as the readings' agreement
-        latest = _counts(self.rank(frame), self._in_area) if self.rank is not None else ()
+        if ranked is None and self.rank is not None:
+            ranked = self.rank(frame)
+        latest = _counts(ranked, self._in_area) if ranked is not None else ()
         by_count = tuple((n, values, sure * share, unsure)
                          for n, values, sure, unsure in latest)
         return [DiceSeen(source=self.source, confidence=confidence, values=reading.values,
                          unsure=self._doubted(reading, confidence), by_count=by_count)]
+
+    def _likely_report(self) -> bool:
+        """The latest stable - 1 readings agree on some dice not yet reported: one more
+        agreeing reading reports the throw."""
+        last = self._recent[-(self.stable - 1):] if self.stable > 1 else []
+        return (len(last) == self.stable - 1 and bool(last) and bool(last[-1].dice)
+                and not last[-1].same_as(self._reported)
+                and all(r.same_as(last[-1]) for r in last))
 
     def _stays_unreadable(self, reading: Reading) -> bool:
         """A die of the latest reading is under ``unreadable`` at its place in ``stable``
