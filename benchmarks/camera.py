@@ -11,11 +11,14 @@ The process is pinned to one core.
 
 It also counts what a player would live through: throws or cards read and said without asking,
 said without asking but wrong, asked about (the session asks to confirm), refused as
-unreadable, and missed. A question is answered as the player would: "yes" when the reading is
-right, otherwise the true values typed. These recordings are a stand-in: the dice come from
-the photos the dice model learned from, on a generated paper table; the card design is one
-the card reader never learned from, on generated wood, laid as legal Crazy Eights plays (a
-new game every GAME_CARDS cards), so that every card is one the game says something about.
+unreadable, refused for a die too few (the camera sees fewer dice than the game needs and no
+other candidate), and missed; a throw is judged as the session takes it (the camera's reading
+of the game's count, companion/dice_count.py). A question is answered as the player would:
+"yes" when the reading is right, otherwise the true values typed. These recordings are a
+stand-in: the dice come from the photos the dice model learned from, on a generated paper
+table; the card design is one the card reader never learned from, on generated wood, laid as
+legal Crazy Eights plays (a new game every GAME_CARDS cards), so that every card is one the
+game says something about.
 """
 
 from __future__ import annotations
@@ -37,6 +40,8 @@ from typing import Any
 import numpy as np
 
 from benchmarks.latency import TimingSink, percentile
+from companion.dice_count import counted
+from companion.engine import IllegalAction
 from companion.journal import Journal
 from companion.observations import (
     CONFIRM_BELOW,
@@ -62,6 +67,7 @@ class Run:
     asked: int = 0
     asked_right: int = 0
     unreadable: int = 0
+    refused_count: int = 0  # fewer dice seen than the game needs, no other plausible
     other: int = 0  # observations that are not about a throw or card (status, calibration)
     reported: set[int] = field(default_factory=set)
     # the stages, in CPU time (figures from a loaded machine stay comparable): frames from
@@ -170,6 +176,18 @@ def _answer(session: Session, obs: Observation, truth: tuple[Any, ...]) -> None:
             session.submit(CardSeen(source="keyboard", card=str(truth[0])))
 
 
+def _as_offered(session: Session, obs: Observation) -> Observation | None:
+    """The camera's throw as the session takes it, knowing the count the game needs (its
+    reading of that count: companion/dice_count.py); None when refused for a die too few."""
+    request = session.state.chance()
+    if not isinstance(obs, DiceSeen) or request is None or request.kind != "dice":
+        return obs
+    try:
+        return counted(obs, session.game.dice_in_view(session.state), request.describe())
+    except IllegalAction:
+        return None
+
+
 def _read(obs: Observation) -> tuple[Any, ...]:
     if isinstance(obs, DiceSeen):
         return obs.values
@@ -222,6 +240,7 @@ def play(role: str, video: Path, run: Run, new_session: Callable[[], Session],
                     event in game_starts and event not in run.reported):
                 session.journal.close()
                 session = new_session()
+            judged = _as_offered(session, obs)  # the reading the session offers or says
             sink.first = None
             start = time.thread_time()
             reply = session.submit(obs)
@@ -243,8 +262,12 @@ def play(role: str, video: Path, run: Run, new_session: Callable[[], Session],
             if isinstance(obs, DeviceError):
                 run.unreadable += 1
                 continue
+            if judged is None:  # fewer dice seen than needed, none other plausible
+                run.refused_count += 1
+                continue
             # a sure reading is said without asking (or refused by the rules, which is the
             # game's business, not the camera's); an unsure one is asked about
+            obs = judged
             right = _read(obs) == run.truth[event]
             if obs.confidence >= CONFIRM_BELOW:
                 if right:
@@ -341,6 +364,7 @@ def main(argv: list[str]) -> int:
         "asked": run.asked,
         "asked_right": run.asked_right,
         "unreadable": run.unreadable,
+        "refused_count": run.refused_count,
         "missed": events - len(run.reported),
         "rest_frames": {str(k): run.rest_frames.count(k) for k in sorted(set(run.rest_frames))},
         "frame_cpu_ms": _spread(run.frame_cpu),
@@ -367,7 +391,8 @@ def main(argv: list[str]) -> int:
     print(f"  said without asking: {run.sure_right} right, {run.sure_wrong} wrong ("
           f"{run.sure_wrong_refused} of them refused by the game's rules); asked about: "
           f"{run.asked} ({run.asked_right} of them read right); refused as unreadable: "
-          f"{run.unreadable}; missed: {result['missed']}")
+          f"{run.unreadable}; refused for a die too few: {run.refused_count}; missed: "
+          f"{result['missed']}")
     return 0
 
 

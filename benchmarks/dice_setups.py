@@ -1,13 +1,15 @@
 """``companion bench dice-setups``: the dice reader scored per set-up (vision/dice_setups.py).
 
     companion bench dice-setups [--model PATH] [--setup NAME]... [--tray-part test]
-                                [--calibrated] [--failures] [--json]
+                                [--calibrated] [--known-count] [--failures] [--json]
                                 [--learn DICE [--count] [--values-only | --die-only]]
 
 Per set-up and finer group: per-die accuracy (missed and spurious dice count as errors),
 per-photo accuracy (every die right and nothing extra), spurious dice a photo, and how many
 readings at 0.9 or more (said without asking) were wrong. ``--calibrated`` sets each photo's
-scale from its labelled dice, as `calibrate dice` would from one die. The figures mean
+scale from its labelled dice, as `calibrate dice` would from one die; ``--known-count`` reads
+each photo knowing its labelled number of dice (DiceReader.read_ranked, by_count), as the
+session reads a throw of the count the game needs. The figures mean
 "never trained on" only for set-ups the model did not learn from: the shipped model learned
 from all of them, the leave-one-set-up-out models (vision/train/loso_dice.py) from the others.
 """
@@ -41,6 +43,9 @@ def main(argv: list[str]) -> int:
                         help="only this split of the tray photos (default all 200)")
     parser.add_argument("--calibrated", action="store_true",
                         help="each photo read at the scale its labelled dice give")
+    parser.add_argument("--known-count", action="store_true",
+                        help="each photo read knowing how many dice it holds (its labels), "
+                        "as the session reads a throw of the count the game needs")
     parser.add_argument("--learn", type=int, metavar="DICE",
                         help="per set-up, learn its dice from a few photos holding this many "
                         "dice (as calibrate dice does from confirmed throws), then read the "
@@ -70,9 +75,11 @@ def main(argv: list[str]) -> int:
     if args.learn:
         return _learn(reader, args.setup or SETUPS, args.tray_part, args.learn, args.json,
                       args.count, not args.values_only, not args.die_only, not args.no_bar)
-    scores = evaluate(reader, photos, reader.calibrate if args.calibrated else None)
+    scores = evaluate(reader, photos, reader.calibrate if args.calibrated else None,
+                      args.known_count)
     if args.json:
         print(json.dumps({"model": str(args.model), "calibrated": args.calibrated,
+                          "known_count": args.known_count,
                           "setups": {k: v.to_json() for k, v in scores.items()}}, indent=2))
         return 0
     for name, score in scores.items():

@@ -151,7 +151,7 @@ usage: companion COMMAND [options]
                                       cribbage, perft, monopoly, dice, club, engine, view,
                                       startup, fingerprint
   count|advise|stats|perft|simulate GAME ...   a game's tools
-  read dice|cards IMAGE... [--json] [--annotate DIR]
+  read dice|cards IMAGE... [--json] [--annotate DIR] [--count N]
                                      read dice or cards from pictures
   calibrate dice|cards --camera N     learn the table, the dice and the deck
 

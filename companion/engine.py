@@ -406,6 +406,13 @@ class Game(ABC):
         takes a Chance card's words ("card advance to go"). The default is ``card_id``."""
         return self.card_id(text)
 
+    def dice_in_view(self, state: State) -> tuple[int, ...]:
+        """How many dice a camera may see at a dice chance node, the throw's count first
+        (the session takes the camera's reading of such a count: companion/dice_count.py);
+        none elsewhere."""
+        request = state.chance()
+        return (request.count,) if request is not None and request.kind == "dice" else ()
+
     def interpret(self, state: State, observation: Observation) -> Action:
         """Turn a device or camera observation into an action, or refuse with the reason.
 

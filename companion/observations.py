@@ -33,10 +33,20 @@ class Observation:
         return ()
 
 
+# one count's reading: (count, values, confidence, unsure values), as DiceSeen's own
+CountReading = tuple[int, tuple[int, ...], float, tuple[int, ...]]
+
+
 @dataclass(frozen=True)
 class DiceSeen(Observation):
     values: tuple[int, ...] = ()
     unsure: tuple[int, ...] = ()  # the values read less surely than CONFIRM_BELOW (a camera)
+    # beside its own reading, a camera's best reading for each count of dice it has plausible
+    # candidates for (1, 2, ...): the session takes the one the game needs (issue 15)
+    by_count: tuple[CountReading, ...] = ()
+
+    def for_count(self, count: int) -> CountReading | None:
+        return next((r for r in self.by_count if r[0] == count), None)
 
     def doubts(self) -> tuple[int, ...]:
         return self.unsure

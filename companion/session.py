@@ -18,6 +18,7 @@ from typing import Any
 
 from companion import console
 from companion.config import pinned, recording
+from companion.dice_count import counted
 from companion.engine import (
     CHANCE,
     Action,
@@ -57,6 +58,7 @@ from companion.observations import (
     DeviceError,
     DeviceHello,
     DeviceStatus,
+    DiceSeen,
     Observation,
     TagSeen,
     TextCommand,
@@ -336,6 +338,10 @@ class Session:
 
     def _on_reading(self, obs: Observation) -> Reply:
         self.check_player(obs.player, exact=self.state.chance() is not None)
+        request = self.state.chance()
+        if isinstance(obs, DiceSeen) and request is not None and request.kind == "dice":
+            # the camera's reading of the count the game needs (issue 15)
+            obs = counted(obs, self.game.dice_in_view(self.state), request.describe())
         action = self.game.interpret(self.state, obs)
         return self.offer(action, obs.source, obs.confidence, obs.doubts())
 

@@ -48,7 +48,12 @@ def read_main(argv: list[str]) -> int:
     parser.add_argument("--annotate", metavar="DIR", type=Path,
                         help="also write each picture with what was read drawn on it, as "
                         "DIR/NAME.read.png")
+    parser.add_argument("--count", type=int, metavar="N",
+                        help="dice: each picture holds N dice (1 to 6): the reading of N dice, "
+                        "as the game takes a throw whose count it knows")
     args = parser.parse_args(argv)
+    if args.count is not None and not (args.what == "dice" and 1 <= args.count <= 6):
+        parser.error("--count is for dice, 1 to 6")
     if args.annotate:
         args.annotate.mkdir(parents=True, exist_ok=True)
     reader: Any
@@ -73,13 +78,17 @@ def read_main(argv: list[str]) -> int:
                 print(f"{path}: cannot open this file as an image ({why})", file=sys.stderr)
             continue
         if args.what == "dice":
-            dice = reader.read(image)
+            dice, found = _read_dice(reader, image, args.count)
             _annotate(args.annotate, path, draw_dice(image, dice) if args.annotate else None)
             results.append({"image": path, "dice": [d.to_json() for d in dice]})
+            if args.count is not None:
+                results[-1]["count_found"] = found
             if not args.json:
                 values = " ".join(str(d.value) for d in dice) or "no dice"
                 unsure = sum(1 for d in dice if d.confidence < 0.9)
                 note = f" ({unsure} unsure)" if unsure else ""
+                if not found:
+                    note += f" (fewer than {args.count} plausible dice)"
                 print(f"{path}: {values}{note}")
         else:
             seen = reader.read(image)
@@ -97,6 +106,16 @@ def read_main(argv: list[str]) -> int:
         json.dump({"images": results}, sys.stdout, indent=2)
         print()
     return status
+
+
+def _read_dice(reader: Any, image: np.ndarray, count: int | None) -> tuple[list[Any], bool]:
+    """The dice read, and whether there were ``count`` plausible ones: with a count, the
+    reading of that many dice (the dice accepted when there are fewer plausible)."""
+    if count is None:
+        return reader.read(image), True
+    ranked = reader.read_ranked(image, count)
+    chosen = dict(ranked.by_count(count)).get(count)
+    return (list(chosen), True) if chosen is not None else (ranked.dice, False)
 
 
 def load_image(path: Path) -> tuple[np.ndarray | None, str]:

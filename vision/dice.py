@@ -24,7 +24,7 @@ Confidence is P(die) * P(value | die). The learned model is reproduced by
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -72,6 +72,13 @@ AREA_MARGIN = 64  # working pixels searched around a tray area: more than a larg
 EDGE_ALONG = 0.6
 EDGE_ACROSS = 0.0
 SURE = 0.9  # the session says a reading at or above this without asking
+# read_ranked: candidates under the reader's bar are ranked down to this P(die) (fainter ones
+# are no plausible die, whatever the count) ...
+PLAUSIBLE = 0.02
+# ... and when fewer than wanted, peaks are searched again down to this centre-surround
+# response (the lowest bar calibrate dice may learn, vision/dice_learn.py BARS)
+RANK_BAR = 4.0
+MOST_DICE = 6  # the camera ranks candidates for throws of up to this many dice
 # image sizes read when the die size is not calibrated: half and a quarter for dice too large
 # for the candidate sizes (close-ups). (Twice the size too, for crowds of tiny dice, was
 # measured and not kept: docs/vision.md)
@@ -92,6 +99,11 @@ class Die:
     size: float  # approximate side in pixels
     confidence: float
     pips: int = -1  # the pip counter's count (-1: not run)
+    # the raw P(die) and P(value | die) behind the confidence (read_ranked's candidates are
+    # ranked by the first; a reading knowing its count keeps the second's doubt)
+    present: float = 1.0
+    value_sure: float = 1.0
+    accepted: bool = True  # False: a candidate under the reader's bar (read_ranked)
 
     @property
     def box(self) -> tuple[int, int, int, int]:
@@ -102,6 +114,20 @@ class Die:
     def to_json(self) -> dict[str, Any]:
         return {"value": self.value, "box": list(self.box),
                 "confidence": round(self.confidence, 3)}
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """DiceReader.read_ranked: the dice accepted, and the plausible candidates under the
+    reader's bar, likeliest die first (accepted False)."""
+
+    dice: list[Die]
+    rest: list[Die] = field(default_factory=list)
+    sure_from: float = SURE  # the reader's (trusted)
+
+    def by_count(self, most: int = MOST_DICE) -> list[tuple[int, list[Die]]]:
+        """The best reading of each count 1..most there are candidates for: see by_count."""
+        return by_count(self.dice + self.rest, most, self.sure_from)
 
 
 def _sizes(step: int) -> tuple[int, ...]:
@@ -416,12 +442,19 @@ class DiceReader:
         return self.read(frame)
 
     def read(self, image: NDArray[Any]) -> list[Die]:
+        """The dice accepted on ``image`` (input pixels)."""
+        return self.read_ranked(image, 0).dice
+
+    def read_ranked(self, image: NDArray[Any], most: int = MOST_DICE) -> Ranked:
+        """The dice accepted and, beside them, the plausible candidates under the bar ranked
+        by P(die) (as many as a throw of ``most`` dice needs, and one more for the doubt):
+        what a reading knowing its count chooses from (by_count). ``most`` 0: read."""
         why = unreadable(image)
         if why:
             raise ValueError(f"the picture cannot be read: {why}")
         working = self.working(image)
         if working is None:
-            return []
+            return Ranked([], [], self.sure_from)
         work, factor, left, top = working
         # uncalibrated, the die size is not known: the working image is read again at half
         # and a quarter size, for dice too large for the candidate sizes (a close-up), and
@@ -430,20 +463,24 @@ class DiceReader:
         kept: list[Die] = []
         for level in levels:
             if level == 1.0:
-                found = self._read_work(work, factor, left, top)
+                found = self._read_work(work, factor, left, top, most)
             else:
                 lw, lh = round(work.shape[1] * level), round(work.shape[0] * level)
                 if min(lw, lh) < MIN_LEVEL_SIDE:
                     continue
                 small = cv2.resize(work, (lw, lh), interpolation=level_mode(level))
-                found = [Die(d.value, d.x / level, d.y / level, d.size / level,
-                             d.confidence, d.pips)
-                         for d in self._read_work(small, factor * level, left, top)]
+                found = [replace(d, x=d.x / level, y=d.y / level, size=d.size / level)
+                         for d in self._read_work(small, factor * level, left, top, most)]
             kept.extend(found)
-        kept = merge_levels(kept) if len(levels) > 1 else kept
+        if len(levels) > 1:
+            accepted = merge_levels([d for d in kept if d.accepted])
+            kept = accepted + rank_rest(accepted, [d for d in kept if not d.accepted])
         # back to input pixels; size reported as the die's side (about 1.2 x blob scale)
-        return [Die(d.value, d.x / factor + left, d.y / factor + top, d.size * 1.2 / factor,
-                    trusted(d.confidence, self.sure_from), d.pips) for d in kept]
+        out = [replace(d, x=d.x / factor + left, y=d.y / factor + top,
+                       size=d.size * 1.2 / factor,
+                       confidence=trusted(d.confidence, self.sure_from)) for d in kept]
+        return Ranked([d for d in out if d.accepted], [d for d in out if not d.accepted],
+                      self.sure_from)
 
     def working(self, image: NDArray[Any]) -> tuple[NDArray[Any], float, int, int] | None:
         """The working image (the tray area and a margin, at the working scale), its scale
@@ -477,9 +514,11 @@ class DiceReader:
         return self._inside(self._first_peaks(distance_map(work, step), step), factor, left,
                             top)
 
-    def _read_work(self, work: NDArray[Any], factor: float, left: int, top: int
-                   ) -> list[Die]:
-        """The dice on one working image, in its pixels (size: the candidate's)."""
+    def _read_work(self, work: NDArray[Any], factor: float, left: int, top: int,
+                   most: int = 0) -> list[Die]:
+        """The dice on one working image, in its pixels (size: the candidate's); with
+        ``most``, the plausible candidates under the bar too (accepted False), up to
+        ``most`` + 1 in all."""
         step = self.candidate_step
         dist = distance_map(work, step)
         # (until 2026-11-21 four offset points around each large peak were read too, for
@@ -509,6 +548,10 @@ class DiceReader:
                 inputs = np.concatenate([inputs, extra])
                 probs = np.concatenate([probs, self.net.probabilities(extra)])
                 chosen = self._choose(points, probs, chosen)
+        agreed = len(chosen)  # the dice accepted; the rest only ranked
+        if most > agreed:
+            points, inputs, probs, chosen = self._rank(work, dist, factor, left, top, points,
+                                                       inputs, probs, chosen, most + 1)
         # an unsure value is read again: the average over the four turns of the crop and of
         # crops 0.9 and 1.1 times as large (sure ones skip it, for speed, and so do those
         # the pip count agrees with: pips_spare_recheck). The mirror images too (16 looks,
@@ -537,8 +580,38 @@ class DiceReader:
                 values = values / values.sum()
             value = int(np.argmax(values)) + 1
             confidence = float(min(present, 1.0) * values[value - 1])
-            kept.append(Die(value, x, y, s, confidence, pips))
+            kept.append(Die(value, x, y, s, confidence, pips, min(present, 1.0),
+                            float(values[value - 1]), k < agreed))
         return kept
+
+    def _rank(self, work: NDArray[Any], dist: NDArray[Any], factor: float, left: int,
+              top: int, points: list[Point], inputs: NDArray[Any], probs: NDArray[Any],
+              chosen: list[int], wanted: int
+              ) -> tuple[list[Point], NDArray[Any], NDArray[Any], list[int]]:
+        """``chosen`` followed by the plausible candidates under the bar (P(die) at least
+        PLAUSIBLE, not one die with a chosen one), likeliest first, up to ``wanted`` in all.
+        When too few, peaks are searched again down to RANK_BAR (a die too faint for a peak
+        at the reader's bar) and read too."""
+        chosen = self._choose(points, probs, chosen, PLAUSIBLE, wanted)
+        if len(chosen) < wanted and self.threshold > RANK_BAR:
+            step = self.candidate_step
+            low = self.threshold
+            try:
+                self.threshold = RANK_BAR
+                found = self._inside(self._first_peaks(dist, step), factor, left, top)
+            finally:
+                self.threshold = low
+            taken = [points[i] for i in chosen]
+            known = set(points)
+            more = [p for p, near in zip(found, _near_any(found, taken), strict=True)
+                    if not near and p not in known]
+            if more:
+                extra = self._inputs(work, more)
+                points = points + more
+                inputs = np.concatenate([inputs, extra])
+                probs = np.concatenate([probs, self.net.probabilities(extra)])
+                chosen = self._choose(points, probs, chosen, PLAUSIBLE, wanted)
+        return points, inputs, probs, chosen
 
     def _recheck(self, work: NDArray[Any], points: list[Point], inputs: NDArray[Any],
                  which: list[int], first: NDArray[Any]) -> NDArray[Any]:
@@ -629,8 +702,8 @@ class DiceReader:
         """Closer to one of ``dice`` than MERGE sizes (the larger of the two)."""
         return any(_distance(point, die) < MERGE * max(point[2], die[2]) for die in dice)
 
-    def _choose(self, points: list[Point], probs: NDArray[Any], chosen: list[int]
-                ) -> list[int]:
+    def _choose(self, points: list[Point], probs: NDArray[Any], chosen: list[int],
+                bar: float | None = None, most: int = LIMIT) -> list[int]:
         """Add to ``chosen`` the points read as a die, most likely first, that are not one
         die with a point already chosen: nearer than MERGE sizes, unless both read a value
         surely, the values differ and they lie DIFFER_APART sizes apart (two touching dice)."""
@@ -648,8 +721,9 @@ class DiceReader:
         two = ((sure[:, None] & sure[None, :]) & (value[:, None] != value[None, :])
                & (apart >= DIFFER_APART * size))
         one_die = (apart < MERGE * size) & ~two
+        bar = self.accept if bar is None else bar
         for i in map(int, np.argsort(-die_prob)):
-            if die_prob[i] < self.accept:
+            if die_prob[i] < bar or len(chosen) >= most:
                 break
             if i not in chosen and not one_die[i, chosen].any():
                 chosen.append(i)
@@ -665,6 +739,45 @@ def trusted(confidence: float, sure_from: float) -> float:
     if confidence < sure_from:
         return 0.5 + (confidence - 0.5) * (SURE - 0.5) / (sure_from - 0.5)
     return SURE + (confidence - sure_from) * (1 - SURE) / max(1e-9, 1 - sure_from)
+
+
+def by_count(candidates: list[Die], most: int = MOST_DICE, sure_from: float = SURE
+             ) -> list[tuple[int, list[Die]]]:
+    """For each count n from 1 to ``most`` (while there are n candidates), the reading of a
+    throw known to hold n dice: the n likeliest dice (raw P(die)), left to right. Knowing the
+    count, a chosen die's doubt of being a die is no longer its own P(die) but how clearly it
+    beats the others: P(it is among the n) ~ 1 / (1 + sum of the others' odds / its odds),
+    the throws that swap it for one of the rest (or for a die that is no candidate at all,
+    odds of PLAUSIBLE) weighed against this one. Its value's doubt stays: the confidence is
+    that times P(value | die), made trusted as the reader's."""
+    ranked = sorted(candidates, key=lambda d: -d.present)
+    odds = [_odds(d.present) for d in ranked]
+    out: list[tuple[int, list[Die]]] = []
+    for n in range(1, min(most, len(ranked)) + 1):
+        others = sum(odds[n:]) + _odds(PLAUSIBLE)
+        dice = [replace(d, confidence=trusted(d.value_sure / (1 + others / odds[k]),
+                                              sure_from))
+                for k, d in enumerate(ranked[:n])]
+        out.append((n, sorted(dice, key=lambda d: d.x)))
+    return out
+
+
+def _odds(p: float) -> float:
+    p = min(max(p, 1e-6), 1 - 1e-6)
+    return p / (1 - p)
+
+
+def rank_rest(kept: list[Die], others: list[Die]) -> list[Die]:
+    """Candidates of several image sizes as one: likeliest die first, one dropped when its
+    centre lies within MERGE sizes (the larger) of one kept or ranked before it."""
+    taken = list(kept)
+    out: list[Die] = []
+    for die in sorted(others, key=lambda d: -d.present):
+        if not any(np.hypot(die.x - k.x, die.y - k.y) < MERGE * max(die.size, k.size)
+                   for k in taken):
+            taken.append(die)
+            out.append(die)
+    return out
 
 
 def level_mode(level: float) -> int:

@@ -18,7 +18,7 @@ honestly only on set-ups it never learned from: the training scripts leave one s
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -140,19 +140,35 @@ def labelled_scale(photo: Photo) -> float:
 
 
 def evaluate(reader: Reads, photos: list[Photo],
-             calibrate: Callable[[float], None] | None = None) -> dict[str, SetupScore]:
+             calibrate: Callable[[float], None] | None = None,
+             known_count: bool = False) -> dict[str, SetupScore]:
     """Scores per set-up and finer group (and 'all'). ``calibrate``: called with each
-    photo's median labelled die side before it is read (the scale a calibration sets)."""
+    photo's median labelled die side before it is read (the scale a calibration sets).
+    ``known_count``: each photo read knowing how many dice it holds (its labels), as the
+    session reads a throw (read_known)."""
     scores: dict[str, SetupScore] = {}
     for photo in photos:
         if calibrate is not None:
             calibrate(labelled_scale(photo))
-        one = score_photo(photo, reader.read(imread(photo.path)))
+        image = imread(photo.path)
+        dice = read_known(reader, image, len(photo.dice)) if known_count else reader.read(image)
+        one = score_photo(photo, dice)
         for key in (setup_of(photo), group_of(photo), "all"):
             if key:
                 scores.setdefault(key, SetupScore()).add(one)
     order = [*SETUPS, *GROUPS, "all"]
     return {k: scores[k] for k in sorted(scores, key=order.index)}
+
+
+def read_known(reader: Any, image: Any, count: int) -> list[Any]:
+    """The reading of ``count`` dice (DiceReader.read_ranked, by_count); when there are
+    not that many plausible candidates, the dice accepted, each at confidence 0: the session
+    refuses the throw (asks for the values)."""
+    ranked = reader.read_ranked(image, count)
+    chosen = dict(ranked.by_count(count)).get(count)
+    if chosen is not None:
+        return list(chosen)
+    return [replace(d, confidence=0.0) for d in ranked.dice]
 
 
 def shown_photos(photos: list[Photo], dice: int) -> list[Photo]:

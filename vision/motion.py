@@ -31,8 +31,14 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from companion.observations import CONFIRM_BELOW, DeviceError, DiceSeen, Observation
-from vision.dice import Die
+from companion.observations import (
+    CONFIRM_BELOW,
+    CountReading,
+    DeviceError,
+    DiceSeen,
+    Observation,
+)
+from vision.dice import Die, Ranked
 
 LEAN = 1.3  # dice whose centres are nearer than this many sides touch: one may lean on the other
 AGAIN = "Roll again or type the values."
@@ -63,14 +69,32 @@ class Reading:
         return True
 
 
+def _counts(seen: Ranked, inside: Callable[[Die], bool]) -> tuple[CountReading, ...]:
+    """A frame's best reading of each count (DiceSeen.by_count), of the dice and ranked
+    candidates inside the tray area; the unsure values least sure first."""
+    ranked = Ranked([d for d in seen.dice if inside(d)], [d for d in seen.rest if inside(d)],
+                    seen.sure_from)
+    out = []
+    for n, dice in ranked.by_count():
+        unsure = tuple(d.value for d in sorted(dice, key=lambda d: d.confidence)
+                       if d.confidence < CONFIRM_BELOW)
+        out.append((n, tuple(d.value for d in dice), min(d.confidence for d in dice), unsure))
+    return tuple(out)
+
+
 class RestDetector:
     def __init__(self, read: Callable[[NDArray[Any]], Sequence[Die]], *,
+                 rank: Callable[[NDArray[Any]], Ranked] | None = None,
                  source: str = "camera", area: Area | None = None,
                  settle: int = 2,  # 3 until 2026-11-27: a frame later, no reading changed
                  stable: int = 3, window: int = 5, give_up: int = 30,
                  motion_level: float = 12.0, motion_fraction: float = 0.002,
                  unreadable: float = 0.35) -> None:
         self.read = read
+        # the dice and the candidates ranked (DiceReader.read_ranked), for the readings by
+        # count of the frame reported: read instead of ``read`` on a frame likely to be
+        # reported (every frame would cost 12 ms more), else on the reported frame too
+        self.rank = rank
         self.source = source
         self.area = area
         self.settle = settle
@@ -121,7 +145,9 @@ class RestDetector:
         self._still += 1
         if self._still < self.settle or not self._moved:
             return []
-        dice = [d for d in self.read(frame) if self._in_area(d)]
+        ranked = self.rank(frame) if self.rank is not None and self._likely_report() else None
+        dice = [d for d in (ranked.dice if ranked is not None else self.read(frame))
+                if self._in_area(d)]
         reading = Reading(tuple(sorted(dice, key=lambda d: d.x)))
         self._recent.append(reading)
         del self._recent[: -self.window]
@@ -156,8 +182,22 @@ class RestDetector:
         self._moved = False
         # readings that disagree now and then lower the confidence (the session then asks)
         confidence = float(min(d.confidence for d in reading.dice)) * share
+        # the readings by count are this frame's, as doubtful as the readings' agreement
+        if ranked is None and self.rank is not None:
+            ranked = self.rank(frame)
+        latest = _counts(ranked, self._in_area) if ranked is not None else ()
+        by_count = tuple((n, values, sure * share, unsure)
+                         for n, values, sure, unsure in latest)
         return [DiceSeen(source=self.source, confidence=confidence, values=reading.values,
-                         unsure=self._doubted(reading, confidence))]
+                         unsure=self._doubted(reading, confidence), by_count=by_count)]
+
+    def _likely_report(self) -> bool:
+        """The latest stable - 1 readings agree on some dice not yet reported: one more
+        agreeing reading reports the throw."""
+        last = self._recent[-(self.stable - 1):] if self.stable > 1 else []
+        return (len(last) == self.stable - 1 and bool(last) and bool(last[-1].dice)
+                and not last[-1].same_as(self._reported)
+                and all(r.same_as(last[-1]) for r in last))
 
     def _stays_unreadable(self, reading: Reading) -> bool:
         """A die of the latest reading is under ``unreadable`` at its place in ``stable``

@@ -299,8 +299,10 @@ class CameraSource:
             if area is not None:  # the floor's outline: dice outside it are not reported
                 reader.floor = fit_outline(calibration, width, height)
             _warm_up(reader, width, height, area)
+            # rank: the readings by count that the session chooses from when it knows the
+            # throw's count (issue 15)
             detector = RestDetector(self._read_with_preview(reader.read), source=self.name,
-                                    area=area)
+                                    area=area, rank=reader.read_ranked)
             self._moving = lambda: detector.moving
             colour = _floor_colour(calibration)
             if area is None or colour is None:  # no area that fits, or no colour stored

@@ -258,6 +258,12 @@ class DiceGame(Game):
             return state.form_text(who)
         return None
 
+    def dice_in_view(self, state: State) -> tuple[int, ...]:
+        # the kept dice may stay on the table, in the camera's view, or be set apart
+        counts = super().dice_in_view(state)
+        assert isinstance(state, DiceState)
+        return (*counts, 5) if counts and state.kept and 5 not in counts else counts
+
     def interpret(self, state: State, observation: Observation) -> Action:
         # A camera sees all five dice after a throw: the kept ones are taken off.
         request = state.chance()
