@@ -645,3 +645,17 @@ def test_draw_cards_marks_refused_outlines_red() -> None:
     corners = ((50.0, 50.0), (250.0, 50.0), (250.0, 250.0), (50.0, 250.0))
     drawn = draw_cards(blank, SeenCards(refused=[Refused(corners, OVERLAP)]))
     assert tuple(drawn[150, 50]) == (40, 40, 230)
+
+
+def test_preview_draws_the_dice_of_a_ranked_reading() -> None:
+    # the frame a throw is reported from is ranked (DiceReader.read_ranked), not read: the
+    # preview window must still show its dice, not the previous frame's
+    from vision.dice import Die, Ranked
+    from vision.preview import Preview
+
+    preview = Preview("test", lambda frame, seen, note: frame)
+    die = Die(value=4, confidence=0.97, x=10.0, y=20.0, size=30.0)
+    ranked = Ranked([die])
+    rank = preview.wrap(lambda frame: ranked, lambda r: r.dice)
+    assert rank(np.zeros((4, 4, 3), np.uint8)) is ranked
+    assert preview.seen == [die]

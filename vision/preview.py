@@ -43,10 +43,14 @@ class Preview:
         self.draw = draw
         self.seen: Any = None
 
-    def wrap(self, read: Callable[[NDArray[Any]], Any]) -> Callable[[NDArray[Any]], Any]:
+    def wrap(self, read: Callable[[NDArray[Any]], Any],
+             shown: Callable[[Any], Any] | None = None) -> Callable[[NDArray[Any]], Any]:
+        """``read`` remembering what it saw; ``shown`` picks from its result what is drawn
+        (the dice of a ranked reading)."""
         def reading(frame: NDArray[Any]) -> Any:
-            self.seen = read(frame)
-            return self.seen
+            result = read(frame)
+            self.seen = result if shown is None else shown(result)
+            return result
         return reading
 
     def frame(self, frame: NDArray[Any], note: str = "") -> NDArray[Any]:

@@ -278,9 +278,10 @@ class CameraSource:
             return
         use(reader, learned)
 
-    def _read_with_preview(self, read: Callable[[NDArray[Any]], Any]
+    def _read_with_preview(self, read: Callable[[NDArray[Any]], Any],
+                           shown: Callable[[Any], Any] | None = None
                            ) -> Callable[[NDArray[Any]], Any]:
-        return self.preview.wrap(read) if self.preview is not None else read
+        return self.preview.wrap(read, shown) if self.preview is not None else read
 
     def _watcher(self, width: int = 0, height: int = 0
                  ) -> Callable[[NDArray[Any]], list[Observation]]:
@@ -302,7 +303,9 @@ class CameraSource:
             # rank: the readings by count that the session chooses from when it knows the
             # throw's count (issue 15)
             detector = RestDetector(self._read_with_preview(reader.read), source=self.name,
-                                    area=area, rank=reader.read_ranked)
+                                    area=area,
+                                    rank=self._read_with_preview(reader.read_ranked,
+                                                                 lambda r: r.dice))
             self._moving = lambda: detector.moving
             colour = _floor_colour(calibration)
             if area is None or colour is None:  # no area that fits, or no colour stored
