@@ -29,9 +29,9 @@ def counted(obs: DiceSeen, counts: tuple[int, ...], need: str) -> DiceSeen:
     seen = len(obs.values)
     if seen in counts:
         same = obs.for_count(seen)
-        if same is None or same[1] != obs.values:
+        if same is None or same.values != obs.values:
             return obs
-        return replace(obs, confidence=same[2], unsure=same[3], by_count=())
+        return replace(obs, confidence=same.confidence, unsure=same.unsure, by_count=())
     found = [r for r in (obs.for_count(n) for n in counts) if r is not None]
     if not found:
         if seen < min(counts):
@@ -41,7 +41,8 @@ def counted(obs: DiceSeen, counts: tuple[int, ...], need: str) -> DiceSeen:
                 "else on the table looks like a die. Is one hidden or off the tray? Roll "
                 "again or type the values.")
         return obs  # more than needed, and no reading of fewer: the game says what is wrong
-    count, values, confidence, unsure = min(found, key=lambda r: (abs(r[0] - seen), -r[2]))
+    best = min(found, key=lambda r: (abs(r.number - seen), -r.confidence))
     log.info("camera read %d dice %s; the game needs %s: read as %s (confidence %.3f)",
-             seen, obs.values, need, values, confidence)
-    return replace(obs, values=values, confidence=confidence, unsure=unsure, by_count=())
+             seen, obs.values, need, best.values, best.confidence)
+    return replace(obs, values=best.values, confidence=best.confidence, unsure=best.unsure,
+                   by_count=())

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 CONFIRM_BELOW = 0.9  # readings less sure than this are confirmed before they count
 
@@ -33,8 +34,13 @@ class Observation:
         return ()
 
 
-# one count's reading: (count, values, confidence, unsure values), as DiceSeen's own
-CountReading = tuple[int, tuple[int, ...], float, tuple[int, ...]]
+class CountReading(NamedTuple):
+    """A camera's best reading of a throw of ``number`` dice (DiceSeen.by_count)."""
+
+    number: int  # of dice
+    values: tuple[int, ...]
+    confidence: float
+    unsure: tuple[int, ...]  # as DiceSeen's own: the values read less surely than the bar
 
 
 @dataclass(frozen=True)
@@ -46,7 +52,7 @@ class DiceSeen(Observation):
     by_count: tuple[CountReading, ...] = ()
 
     def for_count(self, count: int) -> CountReading | None:
-        return next((r for r in self.by_count if r[0] == count), None)
+        return next((r for r in self.by_count if r.number == count), None)
 
     def doubts(self) -> tuple[int, ...]:
         return self.unsure

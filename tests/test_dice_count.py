@@ -11,7 +11,7 @@ import pytest
 from companion.engine import Throw, encode_action
 from companion.games import find
 from companion.journal import ACTION, Journal
-from companion.observations import DiceSeen
+from companion.observations import CountReading, DiceSeen
 from companion.session import Session
 from companion.voice import Recorder
 from vision.dice import PLAUSIBLE, Die, Ranked, by_count
@@ -47,7 +47,7 @@ def test_one_sure_die_and_a_weak_candidate_are_read_as_the_two_dice_needed() -> 
                                           die(2, 160, 0.004, 0.5, accepted=False)])
     obs = throw_seen(ranked)
     assert obs.values == (5,)  # the camera's own reading: the one die it accepted
-    assert [r[0] for r in obs.by_count] == [1, 2, 3]
+    assert [r.number for r in obs.by_count] == [1, 2, 3]
     session, recorder = two_dice_game()
     reply = session.submit(obs)
     assert reply.accepted, reply.text
@@ -85,13 +85,13 @@ def test_a_reading_of_the_count_needed_keeps_its_values_and_takes_the_counts_tru
     session, _ = two_dice_game()
     # the count's reading agrees: its confidence (the die doubt gone) is taken
     obs = DiceSeen(source="camera:0", values=(2, 3), confidence=0.7, unsure=(3,),
-                   by_count=((1, (2,), 0.99, ()), (2, (2, 3), 0.95, ())))
+                   by_count=(CountReading(1, (2,), 0.99, ()), CountReading(2, (2, 3), 0.95, ())))
     assert session.submit(obs).accepted
     assert session.state.to_json()["positions"][0] == 5
     # it disagrees (a frame's ranking against readings agreed over frames): the camera's own
     session, _ = two_dice_game()
     obs = DiceSeen(source="camera:0", values=(2, 3), confidence=0.7, unsure=(3,),
-                   by_count=((2, (2, 4), 0.95, ()),))
+                   by_count=(CountReading(2, (2, 4), 0.95, ()),))
     reply = session.submit(obs)
     assert not reply.accepted and "not sure of a three" in reply.text
 

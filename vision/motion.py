@@ -78,7 +78,8 @@ def _counts(seen: Ranked, inside: Callable[[Die], bool]) -> tuple[CountReading, 
     for n, dice in ranked.by_count():
         unsure = tuple(d.value for d in sorted(dice, key=lambda d: d.confidence)
                        if d.confidence < CONFIRM_BELOW)
-        out.append((n, tuple(d.value for d in dice), min(d.confidence for d in dice), unsure))
+        out.append(CountReading(n, tuple(d.value for d in dice),
+                                min(d.confidence for d in dice), unsure))
     return tuple(out)
 
 
@@ -186,8 +187,7 @@ class RestDetector:
         if ranked is None and self.rank is not None:
             ranked = self.rank(frame)
         latest = _counts(ranked, self._in_area) if ranked is not None else ()
-        by_count = tuple((n, values, sure * share, unsure)
-                         for n, values, sure, unsure in latest)
+        by_count = tuple(r._replace(confidence=r.confidence * share) for r in latest)
         return [DiceSeen(source=self.source, confidence=confidence, values=reading.values,
                          unsure=self._doubted(reading, confidence), by_count=by_count)]
 
