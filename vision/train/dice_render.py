@@ -55,7 +55,7 @@ def layout(value: int, turned: bool = False) -> list[tuple[float, float]]:
     """Pip centres of a face in units of its pip spacing (-1, 0, 1); 2, 3 and 6 turned a
     quarter (``turned``) give the other standard orientation."""
     corners = [(-1, -1), (1, 1), (1, -1), (-1, 1)]
-    pips: list[tuple[float, float]] = {
+    pips: list[tuple[int, int]] = {
         1: [(0, 0)],
         2: corners[:2],
         3: [corners[0], (0, 0), corners[1]],
@@ -186,7 +186,7 @@ def draw_die(canvas: Image, value: int, cx: float, cy: float, box: float,
     h, w = canvas.shape[:2]
     if shadow and rng.random() < 0.7:
         off = rng.normal(0, 0.12, 2) * box
-        layer = np.zeros((h, w), np.float32)
+        layer: Image = np.zeros((h, w), np.float32)
         cv2.fillConvexPoly(layer, np.round((xy[4:] + off) * 16).astype(np.int32), 1.0,
                            cv2.LINE_AA, 4)
         layer = cv2.GaussianBlur(layer, (0, 0), max(0.5, box * rng.uniform(0.04, 0.15)))
@@ -203,19 +203,19 @@ def draw_die(canvas: Image, value: int, cx: float, cy: float, box: float,
         a = (layer * st.alpha)[..., None]
         canvas[:] = canvas * (1 - a) + a * (st.face * shade).astype(np.float32)
     tex, mask, pips = face_texture(value, st, rng, turned=bool(rng.integers(2)))
-    src = np.float32([[0, 0], [FACE - 1, 0], [FACE - 1, FACE - 1], [0, FACE - 1]])
+    src = np.array([[0, 0], [FACE - 1, 0], [FACE - 1, FACE - 1], [0, FACE - 1]], np.float32)
     hom = cv2.getPerspectiveTransform(src, xy[:4].astype(np.float32))
-    top = cv2.warpPerspective(tex, hom, (w, h), flags=cv2.INTER_LINEAR)
+    top: Image = cv2.warpPerspective(tex, hom, (w, h), flags=cv2.INTER_LINEAR)
     alpha = cv2.warpPerspective(mask, hom, (w, h), flags=cv2.INTER_LINEAR)
     if rng.random() < 0.3:  # a highlight on the top face
         hx, hy = rng.uniform(0.2, 0.8, 2) * FACE
-        spot = np.zeros((FACE, FACE), np.float32)
+        spot: Image = np.zeros((FACE, FACE), np.float32)
         cv2.circle(spot, (round(hx), round(hy)), round(FACE * rng.uniform(0.05, 0.2)), 1.0, -1)
         spot = cv2.warpPerspective(cv2.GaussianBlur(spot, (0, 0), FACE * 0.05), hom, (w, h))
         top += (rng.uniform(40, 140) * spot)[..., None]
-    a = (alpha * st.alpha)[..., None]
-    canvas[:] = canvas * (1 - a) + a * top
-    out = cv2.perspectiveTransform(np.float32(pips)[None], hom)[0]
+    cover = (alpha * st.alpha)[..., None]
+    canvas[:] = canvas * (1 - cover) + cover * top
+    out: Image = cv2.perspectiveTransform(np.array(pips, np.float32)[None], hom)[0]
     return [(float(x), float(y)) for x, y in out]
 
 
@@ -245,7 +245,7 @@ class Backgrounds:
     def draw(self, rng: np.random.Generator) -> Image:
         side = CROP * SUPER
         if self.patches and rng.random() < 0.6:
-            out = self.patches[int(rng.integers(len(self.patches)))].astype(np.float32)
+            out: Image = self.patches[int(rng.integers(len(self.patches)))].astype(np.float32)
         else:
             small = texture(rng, CROP).astype(np.float32)
             out = cv2.resize(small, (side, side), interpolation=cv2.INTER_LINEAR)
@@ -301,12 +301,12 @@ def negative(rng: np.random.Generator, background: Image) -> Image:
     direction = np.array([np.cos(angle), np.sin(angle)])
     if kind == 0:  # one die off centre by half its box or more
         at = side / 2 + direction * box * rng.uniform(0.5, 0.8)
-        draw_die(canvas, int(rng.integers(1, 7)), *at, box, rng)
+        draw_die(canvas, int(rng.integers(1, 7)), at[0], at[1], box, rng)
     elif kind == 1:  # two half dice
         gap = box * rng.uniform(0.5, 0.6)
         for sign in (-1, 1):
             at = side / 2 + sign * direction * gap
-            draw_die(canvas, int(rng.integers(1, 7)), *at, box, rng)
+            draw_die(canvas, int(rng.integers(1, 7)), at[0], at[1], box, rng)
     elif kind == 2:  # one pip of a die far too large for the crop (beyond UNDERSIZE)
         big = side * rng.uniform(2.0, 3.5)
         st, value, seed = style(rng), int(rng.integers(1, 7)), int(rng.integers(2**31))
@@ -321,7 +321,8 @@ def negative(rng: np.random.Generator, background: Image) -> Image:
     else:  # a blob of small dice (beyond OVERSIZE: too small for this candidate size)
         for _ in range(int(rng.integers(2, 5))):
             at = side / 2 + rng.normal(0, side * 0.18, 2)
-            draw_die(canvas, int(rng.integers(1, 7)), *at, side * rng.uniform(0.3, 0.45), rng)
+            draw_die(canvas, int(rng.integers(1, 7)), at[0], at[1],
+                     side * rng.uniform(0.3, 0.45), rng)
     return _finish(canvas, rng)
 
 
