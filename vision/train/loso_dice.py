@@ -14,6 +14,7 @@ bar from which the shipped model says a reading without asking is chosen on them
 (``--sure``), for each set-up on
 the other set-ups' readings only, so that the figure reported for a set-up never used its
 own photos.
+``--render N`` adds N rendered die crops (vision/train/dice_render.py) to either recipe.
 Needs PyTorch, like train_dice; a few minutes a set-up on one core (``--setup`` runs one,
 so that set-ups can run as separate processes).
 """
