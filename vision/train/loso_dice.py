@@ -14,6 +14,7 @@ bar from which the shipped model says a reading without asking is chosen on them
 (``--sure``), for each set-up on
 the other set-ups' readings only, so that the figure reported for a set-up never used its
 own photos.
+``--render N`` adds N rendered die crops (vision/train/dice_render.py) to either recipe.
 Needs PyTorch, like train_dice; a few minutes a set-up on one core (``--setup`` runs one,
 so that set-ups can run as separate processes).
 """
@@ -85,12 +86,13 @@ def choose_bar(readings: list[tuple[float, bool]]) -> float:
     return BARS[-1]
 
 
-def train_fold(setup: str, out: Path, epochs: int, scratch: bool = False) -> None:
+def train_fold(setup: str, out: Path, epochs: int, scratch: bool = False,
+               render: int | None = None) -> None:
     from vision.train import train_dice
 
     others = tuple(s for s in SETUPS if s != setup)
     reader = train_dice.train(train_dice.training_photos(others, scratch), epochs=epochs,
-                              log=True, scratch=scratch)
+                              log=True, scratch=scratch, render=render)
     out.mkdir(parents=True, exist_ok=True)
     train_dice.save(reader, out / f"without-{setup}.npz")
 
@@ -147,6 +149,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="score only uncalibrated or only calibrated reading")
     parser.add_argument("--sure", action="store_true",
                         help="choose the sure bar per set-up on the others' readings")
+    parser.add_argument("--render", type=int, default=None,
+                        help="rendered die crops (vision/train/dice_render.py; default "
+                        "train_dice.SCRATCH_RENDER with --scratch)")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     for setup in args.setup or (SETUPS if args.scratch else LEFT_OUT):
@@ -155,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
         if setup not in LEFT_OUT and not args.scratch and not args.score:
             parser.error("the tray set-up can be left out only with --scratch")
         if not args.score:
-            train_fold(setup, args.out, args.epochs, args.scratch)
+            train_fold(setup, args.out, args.epochs, args.scratch, args.render)
         score_saved(setup, args.out, args.calibrated, args.every,
                     (args.only,) if args.only else ("plain", "calibrated"), args.levels or "")
     if args.sure:
