@@ -1,7 +1,8 @@
 """``companion bench dice-setups``: the dice reader scored per set-up (vision/dice_setups.py).
 
     companion bench dice-setups [--model PATH] [--setup NAME]... [--tray-part test]
-                                [--calibrated] [--known-count] [--failures] [--json]
+                                [--photos odd|even] [--near-look] [--calibrated]
+                                [--known-count] [--failures] [--json]
                                 [--learn DICE [--count] [--values-only | --die-only]]
 
 Per set-up and finer group: per-die accuracy (missed and spurious dice count as errors),
@@ -41,6 +42,9 @@ def main(argv: list[str]) -> int:
                         help="score only this set-up (repeatable; default all)")
     parser.add_argument("--tray-part", choices=("train", "val", "test"),
                         help="only this split of the tray photos (default all 200)")
+    parser.add_argument("--photos", choices=("odd", "even"),
+                        help="only the photos whose file number is odd (or even): a split for "
+                        "tuning on one half and checking on the other")
     parser.add_argument("--calibrated", action="store_true",
                         help="each photo read at the scale its labelled dice give")
     parser.add_argument("--known-count", action="store_true",
@@ -61,6 +65,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--no-bar", action="store_true",
                         help="with --learn: do not learn a candidate bar (as before the "
                         "evening of 2026-11-27)")
+    parser.add_argument("--near-look", action="store_true",
+                        help="read again beside plausible smallest-size peaks (DiceReader."
+                        "near_look, off by default)")
     parser.add_argument("--failures", action="store_true", help="list the photos read wrong")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
@@ -70,8 +77,11 @@ def main(argv: list[str]) -> int:
     except (FileNotFoundError, KeyError, ValueError) as exc:
         print(f"The dice model cannot be loaded: {exc}.")
         return 1
+    reader.near_look = args.near_look
     photos = [p for setup in args.setup or SETUPS
               for p in photos_of(setup, args.tray_part if setup == "tray" else None)]
+    if args.photos:
+        photos = [p for p in photos if photo_number(p.name) % 2 == (args.photos == "odd")]
     if args.learn:
         return _learn(reader, args.setup or SETUPS, args.tray_part, args.learn, args.json,
                       args.count, not args.values_only, not args.die_only, not args.no_bar)
@@ -88,6 +98,12 @@ def main(argv: list[str]) -> int:
             for line in score.failures:
                 print(f"    {line}")
     return 0
+
+
+def photo_number(name: str) -> int:
+    """The number in a photo's file name (paper-007.jpg: 7; -1 when it has none)."""
+    digits = "".join(c for c in Path(name).stem if c.isdigit())
+    return int(digits) if digits else -1
 
 
 def _learn(reader: Any, setups: Sequence[str], part: str | None, dice: int,

@@ -62,6 +62,13 @@ MERGE = 1.05  # accepted dice closer than this many sizes are one die, unless ..
 # cross-validation folds, 95.6% -> 96.6% per die; docs/vision.md)
 DIFFER_SURE = 0.7
 DIFFER_APART = 0.6
+# a small white die on white paper seen at an angle: its dark side and shadow make more of the
+# distance map than its face, and the smallest candidate size (larger than the die) peaks on
+# them, half a die off its face (issue 15). Peaks of the smallest size the network finds
+# plausible (P(die) at least NEAR_LOOK_BAR) are read again NEAR_LOOK_SHIFT sizes away in
+# the four directions (DiceReader.near_look, off by default: see there)
+NEAR_LOOK_BAR = 0.2
+NEAR_LOOK_SHIFT = 0.4
 SECOND_LOOK_RADIUS = 0.5  # accepted dice are blanked out this many die sides around
 SECOND_LOOK_REACH = 1.3  # ... and peaks this many die sides from them are read
 BLOCK = 8  # busy_peaks marks the frame in blocks of this many pixels ...
@@ -357,6 +364,17 @@ def on_edge(dist: NDArray[Any], peaks: list[Point], step: int = 1) -> NDArray[An
     return edge
 
 
+def near_points(points: list[Point], probs: NDArray[Any], smallest: float) -> list[Point]:
+    """The points NEAR_LOOK_SHIFT sizes from each peak of the ``smallest`` candidate size
+    whose P(die) is at least NEAR_LOOK_BAR, in the four directions (see NEAR_LOOK_BAR)."""
+    out: list[Point] = []
+    for (x, y, s), none in zip(points, probs[:, 0], strict=True):
+        if s <= smallest and 1 - none >= NEAR_LOOK_BAR:
+            d = NEAR_LOOK_SHIFT * s
+            out += [(x + d, y, s), (x - d, y, s), (x, y + d, s), (x, y - d, s)]
+    return out
+
+
 def offsets(x: float, y: float, size: float) -> list[Point]:
     return [(x + dx * OFFSET * size, y + dy * OFFSET * size, size)
             for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))]
@@ -386,6 +404,10 @@ class DiceReader:
         self.threshold = THRESHOLD
         # with candidate_step 1: search a half-size copy and refine at full size (_first_peaks)
         self.coarse_search = True
+        # read again beside plausible smallest-size peaks (see NEAR_LOOK_BAR): off, as it
+        # found paper dice but added spurious ones on close-ups and a fifth more CPU on
+        # calibrated tray frames (docs/vision.md, issue 15)
+        self.near_look = False
         self.second_look = True  # look again for peaks with the accepted dice blanked out
         self.skip_edges = True  # peaks on an edge (a tray's rim) are not read: see on_edge
         # optional tray area (x0, y0, x1, y1) in input pixels; dice outside are ignored
@@ -529,6 +551,14 @@ class DiceReader:
             return []
         inputs = self._inputs(work, points)
         probs = self.net.probabilities(inputs)
+        if self.near_look:
+            more = self._inside(near_points(points, probs, min(_sizes(step)) * step), factor,
+                                left, top)
+            if more:
+                extra = self._inputs(work, more)
+                points = points + more
+                inputs = np.concatenate([inputs, extra])
+                probs = np.concatenate([probs, self.net.probabilities(extra)])
         chosen = self._choose(points, probs, [])
         if not chosen:
             return []
