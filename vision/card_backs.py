@@ -32,16 +32,17 @@ BORDER = 20.0  # a plain back's border differs this much from its middle (Lab)
 FRAMED = 0.2  # of the band outside the middle: a border
 
 
-def _cells(inner: NDArray[Any], grid: tuple[int, int]) -> NDArray[Any]:
+def _means(inner: NDArray[Any], grid: tuple[int, int]) -> NDArray[Any]:
+    """Per cell of a rows x columns grid, the mean of each channel (one row per cell)."""
     rows, cols = grid
-    ch, cw = inner.shape[0] // rows, inner.shape[1] // cols
-    cells = inner[:ch * rows, :cw * cols].reshape(rows, ch, cols, cw, 3).swapaxes(1, 2)
-    out: NDArray[Any] = cells.reshape(rows * cols, ch * cw, 3)
+    h, w = inner.shape[:2]
+    cut = inner[:h - h % rows, :w - w % cols]
+    out: NDArray[Any] = cv2.resize(cut, (cols, rows), interpolation=cv2.INTER_AREA).reshape(
+        rows * cols, -1)
     return out
 
 
-def _spread(cells: NDArray[Any]) -> float:
-    means = cells.mean(axis=1)
+def _spread(means: NDArray[Any]) -> float:
     return float(np.linalg.norm(means - np.median(means, axis=0), axis=1).max())
 
 
@@ -49,16 +50,20 @@ def looks_like_back(face: NDArray[Any]) -> bool:
     h, w = face.shape[:2]
     if h < 40 or w < 40:
         return False
-    lab = cv2.cvtColor(np.ascontiguousarray(face), cv2.COLOR_BGR2LAB).astype(np.float32)
     y0, x0 = int(h * INSET), int(w * INSET)
-    inner = lab[y0:h - y0, x0:w - x0]
-    fine = _cells(inner, FINE)
-    spread = _spread(fine)
+    inner = cv2.cvtColor(np.ascontiguousarray(face[y0:h - y0, x0:w - x0]),
+                         cv2.COLOR_BGR2LAB).astype(np.float32)
+    spread = _spread(_means(inner, FINE))
     if spread < PLAIN:  # one colour: a back only if a border frames it (a table does not)
+        lab = cv2.cvtColor(np.ascontiguousarray(face), cv2.COLOR_BGR2LAB).astype(np.float32)
         ring = np.ones((h, w), bool)
         ring[y0:h - y0, x0:w - x0] = False
         colour = inner.reshape(-1, 3).mean(axis=0)
         unlike = np.linalg.norm(lab[ring] - colour, axis=1) > BORDER
         return float(unlike.mean()) > FRAMED
-    return (spread < FINE_SPREAD and _spread(_cells(inner, COARSE)) < COARSE_SPREAD
-            and float(fine[..., 0].std(axis=1).min()) > TEXTURE)
+    if spread >= FINE_SPREAD or _spread(_means(inner, COARSE)) >= COARSE_SPREAD:
+        return False
+    light = inner[..., 0]
+    mean, square = _means(light[..., None], FINE)[:, 0], _means((light * light)[..., None],
+                                                                 FINE)[:, 0]
+    return float(np.sqrt(np.maximum(square - mean * mean, 0)).min()) > TEXTURE

@@ -507,8 +507,7 @@ class CardReader:
             return self.read_faces(quads, faces, refused, by_edges)
         feats = np.stack([corner_features(f) for f in faces])
         other = np.stack([corner_features(np.ascontiguousarray(f[::-1, ::-1])) for f in faces])
-        seen = self.read_features(quads, feats, other, refused, by_edges,
-                                  [looks_like_back(f) for f in faces])
+        seen = self.read_features(quads, feats, other, refused, by_edges, faces)
         return self._pairs_apart(seen, quads, faces, feats, other)
 
     def _pairs_apart(self, seen: SeenCards, quads: list[NDArray[Any]],
@@ -552,15 +551,15 @@ class CardReader:
         feats = np.stack([corner_features(f) for f in faces])
         # the other index corner (the same after a half turn) is read too
         other = np.stack([corner_features(np.ascontiguousarray(f[::-1, ::-1])) for f in faces])
-        return self.read_features(quads, feats, other, refused, by_edges,
-                                  [looks_like_back(f) for f in faces])
+        return self.read_features(quads, feats, other, refused, by_edges, faces)
 
     def read_features(self, quads: list[NDArray[Any]], feats: NDArray[Any],
                       other: NDArray[Any], refused: list[Refused],
-                      by_edges: list[bool], patterned: list[bool] | None = None) -> SeenCards:
+                      by_edges: list[bool], faces: list[NDArray[Any]] | None = None
+                      ) -> SeenCards:
         """read_faces() on both index corners' features (corner_features of the upright
-        face and of the face turned half round), one row per outline; ``patterned``: per
-        outline, whether the face looks like a back all over (vision/card_backs.py)."""
+        face and of the face turned half round), one row per outline; ``faces``, if given,
+        are looked at for a back the network missed (vision/card_backs.py)."""
         # backs found by the finder itself (on a pale table) come as refusals
         out = SeenCards(refused=[r for r in refused if r.reason != FACE_DOWN],
                         face_down=[r for r in refused if r.reason == FACE_DOWN])
@@ -588,7 +587,8 @@ class CardReader:
             second = (int(np.argmax(rank_b[k])), int(np.argmax(suit_b[k])))
             sure = min(rank_a[k].max(), suit_a[k].max(), rank_b[k].max(), suit_b[k].max())
             red = (SUITS[first[1]] in "HD", SUITS[second[1]] in "HD")
-            if patterned is not None and patterned[k] and (first != second or sure < 0.9):
+            if faces is not None and (first != second or sure < 0.9) and looks_like_back(
+                    faces[k]):
                 # the same all over, and no sure index in its corners: a back the network
                 # does not know (a sure reading in both corners is a face, kept)
                 out.face_down.append(Refused(corners, FACE_DOWN))
