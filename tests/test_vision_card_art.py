@@ -84,6 +84,19 @@ def test_face_down_card_is_reported_not_read(reader: CardReader) -> None:
     assert score.sure_wrong == 0
 
 
+@pytest.mark.parametrize("seed", [6_000_011, 6_000_020, 6_000_028, 6_000_038])
+def test_a_back_of_thin_tartan_lines_is_reported_face_down(reader: CardReader,
+                                                           seed: int) -> None:
+    # atlas-german-index's back (thin red and blue lines on white): the network's back
+    # class missed it in these validation scenes, and read it as a card (issue 15)
+    scene = art_scene(np.random.default_rng(seed), [load_deck("atlas-german-index")],
+                      light="normal")
+    score = ArtScore()
+    score.add(scene, reader.read(scene.image), str(seed))
+    assert score.face_down_seen >= 1, score.failures
+    assert score.spurious == 0 and score.face_down_spurious == 0, score.failures
+
+
 @pytest.mark.parametrize("seed", [6_100_000, 6_100_014, 6_100_027])
 def test_cards_joined_to_a_checked_cloths_white_checks_are_found(reader: CardReader,
                                                                  seed: int) -> None:
