@@ -428,6 +428,12 @@ class CardReader:
             out.append((rank, suit, min(margins) if margins else 0.0))
         return out
 
+    def _one_learned_card(self, a: NDArray[Any], b: NDArray[Any]) -> bool:
+        """Whether both corners clearly match one learned card (rank and suit): a calibrated
+        deck's own index that the model reads as two cards (a French A as 10 and J)."""
+        (ra, sa, _), (rb, sb, _) = self._by_template(np.stack([a, b]))
+        return ra is not None and sa is not None and (ra, sa) == (rb, sb)
+
     def _rank_vote(self, a: NDArray[Any], b: NDArray[Any]) -> tuple[int | None, float]:
         """The rank whose learned glyphs lie nearest to both corners' glyphs together (per
         rank, the nearest glyph's distance from each corner, summed), if the next rank's sum
@@ -598,7 +604,8 @@ class CardReader:
                 # cards the edges do not part): only if both corners read the same card
                 out.refused.append(Refused(corners, OVERLAP))
                 continue
-            if sure >= 0.9 and (first[0] != second[0] or red[0] != red[1]):
+            if sure >= 0.9 and (first[0] != second[0] or red[0] != red[1]) and not (
+                    self._one_learned_card(feats[k], other[k])):
                 # two different cards, each clearly read (a rank, or a suit's colour: a
                 # club and a spade can be confused), in the two index corners of one
                 # outline: two cards lying almost exactly on each other
