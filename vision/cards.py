@@ -30,6 +30,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from companion.cards import RANKS, SUITS, Card
+from vision.card_backs import looks_like_back
 from vision.card_finder import FACE_DOWN, OVERLAP, Refused, balance, find_cards
 from vision.card_pairs import (
     PAIR_MOST,
@@ -342,6 +343,9 @@ _RANK_LEN = RANK_SIZE[0] * RANK_SIZE[1] + (32 // 8) * (24 // 8) * 9
 _SUIT_LEN = SUIT_SIZE[0] * SUIT_SIZE[1] + (24 // 6) * (24 // 6) * 9
 _COLOUR = slice(_RANK_LEN + _SUIT_LEN + 5, _RANK_LEN + _SUIT_LEN + 8)
 RATIO = 0.8  # a learned glyph is used where it is this much nearer than another class's
+# both corners' glyphs together pick the rank, where the model's rank is one it gave wrongly
+# for this deck at calibration and neither corner alone matched a learned rank (issue 15)
+VOTE_RATIO = 0.97
 
 
 def _unit(x: NDArray[Any]) -> NDArray[Any]:
@@ -424,6 +428,32 @@ class CardReader:
             out.append((rank, suit, min(margins) if margins else 0.0))
         return out
 
+    def _one_learned_card(self, a: NDArray[Any], b: NDArray[Any]) -> bool:
+        """Whether both corners clearly match one learned card (rank and suit): a calibrated
+        deck's own index that the model reads as two cards (a French A as 10 and J)."""
+        (ra, sa, _), (rb, sb, _) = self._by_template(np.stack([a, b]))
+        return ra is not None and sa is not None and (ra, sa) == (rb, sb)
+
+    def _rank_vote(self, a: NDArray[Any], b: NDArray[Any]) -> tuple[int | None, float]:
+        """The rank whose learned glyphs lie nearest to both corners' glyphs together (per
+        rank, the nearest glyph's distance from each corner, summed), if the next rank's sum
+        is at least VOTE_RATIO times farther; and that ratio."""
+        if self.templates is None:
+            return None, 1.0
+        rank_bank, _, names = self.templates
+        ranks = np.array([RANKS.index(n[:-1]) for n in names])
+        rows = _rank_part(np.stack([a, b]))
+        total = np.zeros(len(RANKS), np.float32)
+        for row in rows:
+            dist = np.linalg.norm(rank_bank - row, axis=1)
+            total += np.array([dist[ranks == k].min() if (ranks == k).any() else np.inf
+                               for k in range(len(RANKS))], np.float32)
+        best, second = np.argsort(total)[:2]
+        if not np.isfinite(total[second]):  # one rank learned: nothing to choose between
+            return None, 1.0
+        ratio = float(total[best] / max(float(total[second]), 1e-6))
+        return (int(best), ratio) if ratio <= VOTE_RATIO else (None, ratio)
+
     @classmethod
     def load(cls, path: Path = MODEL_PATH) -> CardReader:
         rank_path = path.with_name(path.stem + "_rank.npz")
@@ -483,7 +513,7 @@ class CardReader:
             return self.read_faces(quads, faces, refused, by_edges)
         feats = np.stack([corner_features(f) for f in faces])
         other = np.stack([corner_features(np.ascontiguousarray(f[::-1, ::-1])) for f in faces])
-        seen = self.read_features(quads, feats, other, refused, by_edges)
+        seen = self.read_features(quads, feats, other, refused, by_edges, faces)
         return self._pairs_apart(seen, quads, faces, feats, other)
 
     def _pairs_apart(self, seen: SeenCards, quads: list[NDArray[Any]],
@@ -527,13 +557,15 @@ class CardReader:
         feats = np.stack([corner_features(f) for f in faces])
         # the other index corner (the same after a half turn) is read too
         other = np.stack([corner_features(np.ascontiguousarray(f[::-1, ::-1])) for f in faces])
-        return self.read_features(quads, feats, other, refused, by_edges)
+        return self.read_features(quads, feats, other, refused, by_edges, faces)
 
     def read_features(self, quads: list[NDArray[Any]], feats: NDArray[Any],
                       other: NDArray[Any], refused: list[Refused],
-                      by_edges: list[bool]) -> SeenCards:
+                      by_edges: list[bool], faces: list[NDArray[Any]] | None = None
+                      ) -> SeenCards:
         """read_faces() on both index corners' features (corner_features of the upright
-        face and of the face turned half round), one row per outline."""
+        face and of the face turned half round), one row per outline; ``faces``, if given,
+        are looked at for a back the network missed (vision/card_backs.py)."""
         # backs found by the finder itself (on a pale table) come as refusals
         out = SeenCards(refused=[r for r in refused if r.reason != FACE_DOWN],
                         face_down=[r for r in refused if r.reason == FACE_DOWN])
@@ -561,12 +593,19 @@ class CardReader:
             second = (int(np.argmax(rank_b[k])), int(np.argmax(suit_b[k])))
             sure = min(rank_a[k].max(), suit_a[k].max(), rank_b[k].max(), suit_b[k].max())
             red = (SUITS[first[1]] in "HD", SUITS[second[1]] in "HD")
+            if faces is not None and (first != second or sure < 0.9) and looks_like_back(
+                    faces[k]):
+                # the same all over, and no sure index in its corners: a back the network
+                # does not know (a sure reading in both corners is a face, kept)
+                out.face_down.append(Refused(corners, FACE_DOWN))
+                continue
             if by_edges[k] and first != second:
                 # found by edges alone, the outline may still be two cards (a fan whose
                 # cards the edges do not part): only if both corners read the same card
                 out.refused.append(Refused(corners, OVERLAP))
                 continue
-            if sure >= 0.9 and (first[0] != second[0] or red[0] != red[1]):
+            if sure >= 0.9 and (first[0] != second[0] or red[0] != red[1]) and not (
+                    self._one_learned_card(feats[k], other[k])):
                 # two different cards, each clearly read (a rank, or a suit's colour: a
                 # club and a spade can be confused), in the two index corners of one
                 # outline: two cards lying almost exactly on each other
@@ -601,6 +640,12 @@ class CardReader:
                 # model gave this rank wrongly for this deck at calibration (a German D read
                 # as 10, a B as 8, surely): not sure without the deck's confirmation
                 confidence = min(confidence, 0.85)
+                voted, _ = self._rank_vote(feats[k], other[k])
+                if voted is not None and RANKS[voted] != str(card)[:-1]:
+                    # both corners' glyphs together are nearer another rank of this deck
+                    # (its B and 8 differ by little): that rank is said, and asked
+                    card = Card.parse(RANKS[voted] + str(card)[-1])
+                    confidence = min(confidence, 0.5)
             if first != second:  # the corners disagree: ask
                 confidence = min(confidence, 0.5)
             out.cards.append(SeenCard(card, corners, min(confidence, 1.0)))
