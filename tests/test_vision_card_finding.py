@@ -18,7 +18,7 @@ from vision.card_cloth import OPENING, _opened_card, _opened_cards
 from vision.card_finder import balance
 from vision.card_shapes import WHITE_LEVELS, _Planes, _same
 from vision.cards import INDEX_AREA, CardReader, _box_of, _ink, find_index
-from vision.scenes import nearest_card
+from vision.scenes import Scene, nearest_card
 
 
 def _plain_opening(planes: _Planes, min_area: float) -> list[np.ndarray]:
@@ -223,12 +223,7 @@ def test_a_card_on_a_checked_cloth_is_fitted_to_its_edge(seed: int, card: str) -
     scene = art_scene(np.random.default_rng(seed), [load_deck("neoclassical")],
                       light="normal")
     assert scene.background.startswith("checked cloth")
-    i = next(k for k, c in enumerate(scene.cards) if str(c.card) == card)
-    quads, *_ = CardReader.load().faces(scene.image)
-    near = [q for q in quads if nearest_card(scene, q.mean(axis=0)) == i]
-    assert len(near) == 1, seed
-    placed = np.array(scene.cards[i].corners, np.float32)
-    assert max(min(float(np.linalg.norm(c - p)) for p in placed) for c in near[0]) < 6, seed
+    _assert_found_within(scene, card, 6, seed)
 
 
 # Validation scenes of knoll-vector on a newspaper, checked and pale cloth where the card's
@@ -239,12 +234,18 @@ def test_a_card_on_a_checked_cloth_is_fitted_to_its_edge(seed: int, card: str) -
 def test_a_card_whose_side_the_table_bumps_is_found(seed: int, card: str) -> None:
     scene = art_scene(np.random.default_rng(seed), [load_deck("knoll-vector")],
                       light="normal")
+    _assert_found_within(scene, card, 8, seed)
+
+
+def _assert_found_within(scene: Scene, card: str, pixels: float, seed: int) -> None:
+    """One outline found at the card, each of its corners within ``pixels`` of the card's."""
     i = next(k for k, c in enumerate(scene.cards) if str(c.card) == card)
     quads, *_ = CardReader.load().faces(scene.image)
     near = [q for q in quads if nearest_card(scene, q.mean(axis=0)) == i]
     assert len(near) == 1, seed
     placed = np.array(scene.cards[i].corners, np.float32)
-    assert max(min(float(np.linalg.norm(c - p)) for p in placed) for c in near[0]) < 8, seed
+    assert max(min(float(np.linalg.norm(c - p)) for p in placed) for c in near[0]) < pixels, \
+        seed
 
 
 # Validation scenes of knoll-vector with two cards touching along their long sides, aligned:
