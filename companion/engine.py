@@ -185,9 +185,11 @@ _NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
 
 
 def sentence(text: str) -> str:
-    """``text`` ending in exactly one full stop (or its own ! or ?)."""
+    """``text`` ending in exactly one full stop (or its own ! or ?; a closing bracket after
+    one ends it too: "... ('companion read --help' shows what it takes.)")."""
     text = text.strip()
-    return text if not text or text[-1] in ".!?" else text + "."
+    ended = text.rstrip(")")
+    return text if not ended or ended[-1] in ".!?" else text + "."
 
 
 def counted(n: int, one: str, many: str = "") -> str:

@@ -103,5 +103,7 @@ def test_a_bad_argument_says_what_the_option_takes(capsys):
     assert main(["play", "snakes", "--dice_count", "abc"]) == 2
     assert "The option dice_count takes a whole number, not \"abc\"." in capsys.readouterr().err
     assert main(["play", "snakes", "--rate", "-100"]) == 2
+    err = capsys.readouterr().err
     assert ('--rate takes a whole number from 50 to 500, not "-100". (\'companion play --help\''
-            " shows what it takes.)") in capsys.readouterr().err
+            " shows what it takes.)") in err
+    assert "takes.)." not in err  # one full stop, inside the bracket
