@@ -348,6 +348,14 @@ RATIO = 0.8  # a learned glyph is used where it is this much nearer than another
 VOTE_RATIO = 0.97
 
 
+def _both_corners(faces: list[NDArray[Any]]) -> tuple[NDArray[Any], NDArray[Any]]:
+    """The index corners' features of upright faces: the top left one's, and the other's
+    (the same corner after a half turn), one row per face."""
+    feats = np.stack([corner_features(f) for f in faces])
+    other = np.stack([corner_features(np.ascontiguousarray(f[::-1, ::-1])) for f in faces])
+    return feats, other
+
+
 def _unit(x: NDArray[Any]) -> NDArray[Any]:
     x = x - x.mean(axis=1, keepdims=True)
     out: NDArray[Any] = x / np.maximum(np.linalg.norm(x, axis=1, keepdims=True), 1e-6)
@@ -511,8 +519,7 @@ class CardReader:
         quads, faces, refused, _, by_edges = self.faces(image)
         if not faces:
             return self.read_faces(quads, faces, refused, by_edges)
-        feats = np.stack([corner_features(f) for f in faces])
-        other = np.stack([corner_features(np.ascontiguousarray(f[::-1, ::-1])) for f in faces])
+        feats, other = _both_corners(faces)
         seen = self.read_features(quads, feats, other, refused, by_edges, faces)
         return self._pairs_apart(seen, quads, faces, feats, other)
 
@@ -554,9 +561,7 @@ class CardReader:
         if not faces:
             empty = np.zeros((0, 0), np.float32)
             return self.read_features(quads, empty, empty, refused, by_edges)
-        feats = np.stack([corner_features(f) for f in faces])
-        # the other index corner (the same after a half turn) is read too
-        other = np.stack([corner_features(np.ascontiguousarray(f[::-1, ::-1])) for f in faces])
+        feats, other = _both_corners(faces)
         return self.read_features(quads, feats, other, refused, by_edges, faces)
 
     def read_features(self, quads: list[NDArray[Any]], feats: NDArray[Any],
