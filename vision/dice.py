@@ -555,10 +555,7 @@ class DiceReader:
             more = self._inside(near_points(points, probs, min(_sizes(step)) * step), factor,
                                 left, top)
             if more:
-                extra = self._inputs(work, more)
-                points = points + more
-                inputs = np.concatenate([inputs, extra])
-                probs = np.concatenate([probs, self.net.probabilities(extra)])
+                points, inputs, probs = self._read_more(work, points, inputs, probs, more)
         chosen = self._choose(points, probs, [])
         if not chosen:
             return []
@@ -573,10 +570,7 @@ class DiceReader:
             more = [p for p, near in zip(inside, _near_any(inside, accepted), strict=True)
                     if not near and p not in known]
             if more:
-                extra = self._inputs(work, more)
-                points += more
-                inputs = np.concatenate([inputs, extra])
-                probs = np.concatenate([probs, self.net.probabilities(extra)])
+                points, inputs, probs = self._read_more(work, points, inputs, probs, more)
                 chosen = self._choose(points, probs, chosen)
         agreed = len(chosen)  # the dice accepted; the rest only ranked
         if most > agreed:
@@ -614,6 +608,15 @@ class DiceReader:
                             float(values[value - 1]), k < agreed))
         return kept
 
+    def _read_more(self, work: NDArray[Any], points: list[Point], inputs: NDArray[Any],
+                   probs: NDArray[Any], more: list[Point]
+                   ) -> tuple[list[Point], NDArray[Any], NDArray[Any]]:
+        """``points`` with ``more`` added, and their network inputs and probabilities with
+        those of ``more`` read now."""
+        extra = self._inputs(work, more)
+        return (points + more, np.concatenate([inputs, extra]),
+                np.concatenate([probs, self.net.probabilities(extra)]))
+
     def _rank(self, work: NDArray[Any], dist: NDArray[Any], factor: float, left: int,
               top: int, points: list[Point], inputs: NDArray[Any], probs: NDArray[Any],
               chosen: list[int], wanted: int
@@ -636,10 +639,7 @@ class DiceReader:
             more = [p for p, near in zip(found, _near_any(found, taken), strict=True)
                     if not near and p not in known]
             if more:
-                extra = self._inputs(work, more)
-                points = points + more
-                inputs = np.concatenate([inputs, extra])
-                probs = np.concatenate([probs, self.net.probabilities(extra)])
+                points, inputs, probs = self._read_more(work, points, inputs, probs, more)
                 chosen = self._choose(points, probs, chosen, PLAUSIBLE, wanted)
         return points, inputs, probs, chosen
 
