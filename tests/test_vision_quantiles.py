@@ -60,3 +60,26 @@ def test_table_model_is_the_plain_one() -> None:
         plain_lut, plain_pale = _plain_table_model(lab)
         assert lut.dtype == plain_lut.dtype and np.array_equal(lut, plain_lut)
         assert pale == plain_pale
+
+
+def test_table_distance_is_the_three_channel_lookup() -> None:
+    """table_distance (three one-channel lookups, added) gives the bits of the lookup into
+    three channels summed by cv2.transform, on real card-art frames and random pictures."""
+    import cv2
+
+    from vision.card_art import TABLES, art_scene, load_deck
+    from vision.card_shapes import _table_model, table_distance
+
+    rng = np.random.default_rng(7)
+    pictures = [art_scene(np.random.default_rng(700 + i), [load_deck("neoclassical")],
+                          size=(480, 270), count=2, kind=TABLES[i]).image
+                for i in range(len(TABLES))]
+    pictures += [rng.integers(0, 256, (int(h), int(w), 3)).astype(np.uint8)
+                 for h, w in rng.integers(17, 120, (20, 2))]
+    for picture in pictures:
+        lab = cv2.cvtColor(picture, cv2.COLOR_BGR2LAB)
+        lut, _ = _table_model(lab)
+        plain = cv2.transform(cv2.LUT(lab, lut), np.ones((1, 3), np.float32))
+        got = table_distance(lab, lut)
+        assert got.dtype == np.float32 and got.shape == lab.shape[:2]
+        assert np.array_equal(got, plain)
