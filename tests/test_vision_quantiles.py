@@ -83,3 +83,28 @@ def test_table_distance_is_the_three_channel_lookup() -> None:
         got = table_distance(lab, lut)
         assert got.dtype == np.float32 and got.shape == lab.shape[:2]
         assert np.array_equal(got, plain)
+
+
+def test_balance_is_the_three_channel_lookup() -> None:
+    """balance's channel-by-channel lookup gives the bytes of the three-table lookup."""
+    import cv2
+
+    from vision.card_shapes import MOST_GAIN, WHITE_SHARE, WHITE_TARGET, balance
+
+    rng = np.random.default_rng(8)
+    changed = 0
+    for _ in range(60):
+        h, w = (int(v) for v in rng.integers(8, 150, 2))
+        top = rng.integers(40, 256, 3)  # a cast and a dimness of its own
+        image = (rng.random((h, w, 3)) * top).astype(np.uint8)
+        got = balance(image)
+        white = np.percentile(image[::4, ::4].reshape(-1, 3), 100 - WHITE_SHARE, axis=0)
+        gains = np.clip(WHITE_TARGET / np.maximum(white, 1.0), 1.0, MOST_GAIN)
+        if np.all(gains < 1.03):
+            assert got is image
+            continue
+        lut = np.clip(np.arange(256, dtype=np.float32)[:, None] * gains, 0, 255).astype(
+            np.uint8)
+        assert np.array_equal(got, cv2.LUT(image, lut.reshape(256, 1, 3)))
+        changed += 1
+    assert changed > 30
