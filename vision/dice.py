@@ -648,15 +648,19 @@ class DiceReader:
         """The mean probabilities of the crops ``which`` over their four turns and over the
         four turns of crops recheck_scales times as large; ``first`` is what the crops
         themselves read (their first turn at their own scale, not read again)."""
-        views = [inputs[which]]
-        for f in self.recheck_scales:
-            views.append(self._inputs(work, [(points[i][0], points[i][1], points[i][2] * f)
-                                             for i in which]))
         # (reading again only the scale-1 turns first, and the other scales only if still
         # unsure, read the same but saved few crops: on crowded trays the unsure stay unsure)
-        looks = [np.rot90(v, turn, axes=(1, 2)) for v in views for turn in range(4)][1:]
-        again = self.net.probabilities(np.concatenate(looks)).reshape(len(looks), len(which), -1)
-        mean: NDArray[Any] = (again.sum(axis=0) + first) / (len(looks) + 1)
+        again = [self.net.turned_probabilities(inputs[which], (1, 2, 3))]
+        if self.recheck_scales:
+            # the other scales' crops, all in one call (each crop's inputs are its own)
+            other = self._inputs(work, [(points[i][0], points[i][1], points[i][2] * f)
+                                        for f in self.recheck_scales for i in which])
+            again.append(self.net.turned_probabilities(other).reshape(-1, len(which),
+                                                                      first.shape[1]))
+        # the turns at each scale read with the network's first stage shared (the same
+        # figures as reading the turned crops, to float rounding; ConvNet._turned_features)
+        looks = np.concatenate(again)
+        mean: NDArray[Any] = (looks.sum(axis=0) + first) / (len(looks) + 1)
         return mean
 
     def _first_peaks(self, dist: NDArray[Any], step: int) -> list[Point]:
