@@ -23,6 +23,7 @@ from numpy.typing import NDArray
 
 from vision.card_cloth import _pattern_cards, _unchecked_cards
 from vision.card_pale import _backs_on_pale_table, _bordered_cards, _on_pale_table
+from vision.card_refit import refit
 from vision.card_shapes import (
     EDGES,
     FACE_DOWN,
@@ -36,9 +37,11 @@ from vision.card_shapes import (
     _outline_mask,
     _overlapping,
     _Planes,
+    _rough,
     _same,
     balance,
     judge,
+    order_corners,
 )
 from vision.card_touching import _notched_card, _split_touching
 
@@ -313,6 +316,10 @@ def find_cards(image: NDArray[Any], min_area: float, edges: bool = True) -> tupl
             continue
         # a refused outline may still hold whole cards that a pale table or glare joined
         found, weak, more = _part(planes, contour, min_area, image.shape, edges)
+        if more and not found and not weak and verdict == OVERLAP and edges:
+            again = refit(contour, _rough(cv2.convexHull(contour)))
+            if again is not None:
+                weak, more = [order_corners(again)], False
         quads += found + weak
         by_edges += [False] * len(found) + [True] * len(weak)
         if more:

@@ -132,6 +132,8 @@ class _Planes:
 # things on a table, and a card is at least 0.6% of the frame (min_area_fraction)
 WHITE_SHARE = 0.3
 WHITE_TARGET = 235.0  # a card's paper in every channel, after balance()
+CLIPPED = 250  # a channel this bright may have been cut off by the camera
+CAST = 0.8  # a channel below this share of a clipped one: the light has a strong colour
 MOST_GAIN = 4.0  # a dim room at 45% brightness needs about 2.2, a tungsten bulb's blue 2
 
 
@@ -142,6 +144,14 @@ def balance(image: NDArray[Any]) -> NDArray[Any]:
     auto white balance then leave the cards as white as the fixed levels expect."""
     sample = image[::4, ::4].reshape(-1, 3)
     white = byte_percentile(sample, 100 - WHITE_SHARE)  # np.percentile's, faster
+    if (white >= CLIPPED).sum() == 1 and white.min() < CAST * CLIPPED:
+        # one channel is clipped on the paper (a warm bulb's red) and another is far below
+        # it: the clipped one's level says nothing of the light's colour, and scaling the
+        # others to it leaves the paper pink wherever it is less bright. Taken from the
+        # unclipped pixels instead (several channels clipped: a white light, left alone)
+        unclipped = sample[sample.max(axis=1) < CLIPPED]
+        if len(unclipped) >= WHITE_SHARE / 100 * len(sample) * 10:
+            white = byte_percentile(unclipped, 100 - WHITE_SHARE)
     gains = np.clip(WHITE_TARGET / np.maximum(white, 1.0), 1.0, MOST_GAIN)
     if np.all(gains < 1.03):
         return image
