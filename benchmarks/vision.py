@@ -9,6 +9,10 @@
   done once) and the whole photo (what a calibration without a tray to find would choose);
 - dice, a game's throw: the same for the test photos of at most six dice (a game's throw;
   the photos above include crowded trays of twenty dice and more);
+- the dice rows above time the camera's reading of each still frame (DiceReader.read_quick,
+  at the calibrated scale alone); ``dice_throw_tray_fps`` times the whole reading a throw
+  is told from, once a throw (DiceReader.read: at every calibrated scale, SCALE_LEVELS),
+  on the photos of at most six dice with the tray floor;
 - dice, crowded trays: the same for the test photos of CROWDED dice or more alone (the
   slowest frames: most crops for the network);
 - cards: a generated 1280x720 card scene (three cards); and scenes of real card art
@@ -67,10 +71,14 @@ def tray_areas(reader: Any, frames: list[np.ndarray], photo: Area) -> list[Area]
     return areas
 
 
-def _dice_fps(reader: Any, frames: list[np.ndarray], areas: list[Area]) -> float:
+def _dice_fps(reader: Any, frames: list[np.ndarray], areas: list[Area],
+              whole: bool = False) -> float:
+    """The camera's reading of each still frame (DiceReader.read_quick: at the calibrated
+    scale alone), or with ``whole`` the whole reading a throw is told from (read: at every
+    calibrated scale; vision/motion.py), frames per second."""
     def read(i: int) -> object:
         reader.area = areas[i]  # each photo is its own set-up
-        return reader.read(frames[i])
+        return reader.read(frames[i]) if whole else reader.read_quick(frames[i])
 
     return _fps(read, range(len(frames)))
 
@@ -122,6 +130,8 @@ def main(argv: list[str]) -> int:
         floors = tray_areas(reader, frames, area)
         results[f"{key}_tray_fps"] = _dice_fps(reader, frames, floors)
         results[f"{key}_fps"] = _dice_fps(reader, frames, [area] * len(frames))
+        if key == "dice_few":  # a game's throw, told from the whole reading once
+            results["dice_throw_tray_fps"] = _dice_fps(reader, frames, floors, whole=True)
     card_frames = [make_scene(np.random.default_rng(500 + i), size=(W, H), count=3).image
                    for i in range(args.frames)]
     results["cards_fps"] = _fps(CardReader.load().read, card_frames)
@@ -157,6 +167,9 @@ def main(argv: list[str]) -> int:
                   f"core ({which}; tray area: the floor calibration finds)")
             print(f"dice reader   {results[f'{key}_fps']:7.1f} frames/s at {W}x{H}, one core "
                   f"({which}; tray area: the whole photo)")
+        print(f"dice reader   {results['dice_throw_tray_fps']:7.1f} frames/s at {W}x{H}, one "
+              "core (the whole reading a throw is told from, at every calibrated scale, once "
+              "a throw; test photos of at most six dice; tray area: the floor)")
         print(f"card reader   {results['cards_fps']:7.1f} frames/s at {W}x{H}, one core")
         print(f"card reader   {results['cards_art_fps']:7.1f} frames/s at {W}x{H}, one core "
               "(real card art on each kind of table)")

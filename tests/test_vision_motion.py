@@ -209,3 +209,31 @@ def test_after_a_complaint_the_same_resting_dice_are_not_reported() -> None:
     table[0] = Die(4, 50, 50, 20, 0.95)
     seen = _run(detector, [moved] + [still] * 4)  # rolled again
     assert [obs.values for _, obs in seen if isinstance(obs, DiceSeen)] == [(4,)]
+
+
+def test_a_throw_is_told_from_the_whole_reading_once_the_quick_ones_agree() -> None:
+    """Each still frame gets the quick reading; once those agree, the throw is told from the
+    whole reading of its frame (DiceReader.read_ranked, at more scales): a die only it read
+    is told too. A hand passing over the same resting dice does not tell them again, though
+    the whole reading differs from the quick one."""
+    from vision.dice import Ranked
+
+    still = np.full((100, 100, 3), 128, np.uint8)
+    hand = np.full((100, 100, 3), 30, np.uint8)
+    quick = [Die(3, 20, 50, 20, 0.99)]
+    whole = [Die(3, 20, 50, 20, 0.99), Die(6, 70, 50, 20, 0.97)]
+    ranks = []
+
+    def rank(frame: np.ndarray) -> Ranked:
+        ranks.append(1)
+        return Ranked(list(whole), [], first=list(quick))
+
+    detector = RestDetector(lambda f: quick, rank=rank, stable=3, settle=1)
+    seen = _run(detector, [still] * 6)
+    assert [obs.values for _, obs in seen if isinstance(obs, DiceSeen)] == [(3, 6)]
+    assert len(ranks) == 1  # the frame told from was ranked, and read no other way
+    assert _run(detector, [hand] * 2 + [still] * 6) == []
+    quick[0] = Die(5, 20, 50, 20, 0.99)  # rolled again: a new quick reading
+    whole[0] = quick[0]
+    seen = _run(detector, [hand] + [still] * 6)
+    assert [obs.values for _, obs in seen if isinstance(obs, DiceSeen)] == [(5, 6)]

@@ -24,6 +24,7 @@ Confidence is P(die) * P(value | die). The learned model is reproduced by
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -90,6 +91,13 @@ MOST_DICE = 6  # the camera ranks candidates for throws of up to this many dice
 # for the candidate sizes (close-ups). (Twice the size too, for crowds of tiny dice, was
 # measured and not kept: docs/vision.md)
 LEVELS = (1.0, 0.5, 0.25)
+# calibrated, a picture is read at these multiples of the calibrated scale and the readings
+# merged as the levels' are (the surest of overlapping dice wins). On set-ups the network
+# never learned from, at the scale their labelled dice give and knowing the count: tray
+# 71.3% -> 78.0% per die, close-ups 64.7% -> 77.4%, paper photos of a few dice 44.9% ->
+# 54.8%; 2.25 times the pixels for 2.6 times the CPU (docs/vision.md, 2026-11-28). 1.5 alone
+# read close-ups worse (68.8%), (1.25, 1.0) a little less well, (2.0, 1.0) as well for more
+SCALE_LEVELS = (1.0, 1.5)  # the first alone: read_quick
 MIN_LEVEL_SIDE = 64  # a smaller copy than this is not read
 SMALLEST_WARM = 128  # the least side of the warm-up picture
 _DIRECTIONS = np.array([(1.0, 0.0), (0.7071, 0.7071), (0.0, 1.0), (-0.7071, 0.7071)])
@@ -131,6 +139,14 @@ class Ranked:
     dice: list[Die]
     rest: list[Die] = field(default_factory=list)
     sure_from: float = SURE  # the reader's (trusted)
+    # the dice accepted at the calibrated scale alone (read_ranked's quick reading), when it
+    # read more scales; None: the same as ``dice``
+    first: list[Die] | None = None
+
+    @property
+    def quick(self) -> list[Die]:
+        """What DiceReader.read_quick reads on the same picture."""
+        return self.dice if self.first is None else self.first
 
     def by_count(self, most: int = MOST_DICE) -> list[tuple[int, list[Die]]]:
         """The best reading of each count 1..most there are candidates for: see by_count."""
@@ -419,6 +435,7 @@ class DiceReader:
         # from the die size so that dice are about DIE_SIDE working pixels across.
         self.scale: float | None = None
         self.levels: tuple[float, ...] = LEVELS  # read uncalibrated (model file: levels)
+        self.scale_levels: tuple[float, ...] = SCALE_LEVELS  # read calibrated (see read_quick)
         # the raw confidence from which a reading is said without asking (0.9 after
         # trusted): chosen on the readings of set-ups left out of training (loso_dice)
         self.sure_from = SURE
@@ -467,54 +484,85 @@ class DiceReader:
         """The dice accepted on ``image`` (input pixels)."""
         return self.read_ranked(image, 0).dice
 
-    def read_ranked(self, image: NDArray[Any], most: int = MOST_DICE) -> Ranked:
+    def read_quick(self, image: NDArray[Any]) -> list[Die]:
+        """The dice accepted on ``image`` read at the calibrated scale alone (uncalibrated,
+        as read): the camera's reading of each still frame, until a throw is reported from
+        the whole reading (vision/motion.py). A third of read's CPU."""
+        return self.read_ranked(image, 0, quick=True).dice
+
+    def read_ranked(self, image: NDArray[Any], most: int = MOST_DICE,
+                    quick: bool = False) -> Ranked:
         """The dice accepted and, beside them, the plausible candidates under the bar ranked
         by P(die) (as many as a throw of ``most`` dice needs, and one more for the doubt):
-        what a reading knowing its count chooses from (by_count). ``most`` 0: read."""
+        what a reading knowing its count chooses from (by_count). ``most`` 0: read.
+        ``quick``: at the calibrated scale alone (read_quick)."""
         why = unreadable(image)
         if why:
             raise ValueError(f"the picture cannot be read: {why}")
-        working = self.working(image)
-        if working is None:
-            return Ranked([], [], self.sure_from)
-        work, factor, left, top = working
-        # uncalibrated, the die size is not known: the working image is read again at half
-        # and a quarter size, for dice too large for the candidate sizes (a close-up), and
-        # the readings of all sizes merged (the surest of overlapping ones wins)
-        levels = (1.0,) if self.scale is not None else self.levels
+        levels = self.levels
+        if self.scale is not None:
+            levels = self.scale_levels[:1] if quick else self.scale_levels
         kept: list[Die] = []
-        for level in levels:
-            if level == 1.0:
-                found = self._read_work(work, factor, left, top, most)
-            else:
-                lw, lh = round(work.shape[1] * level), round(work.shape[0] * level)
-                if min(lw, lh) < MIN_LEVEL_SIDE:
-                    continue
-                small = cv2.resize(work, (lw, lh), interpolation=level_mode(level))
-                found = [replace(d, x=d.x / level, y=d.y / level, size=d.size / level)
-                         for d in self._read_work(small, factor * level, left, top, most)]
-            kept.extend(found)
+        first: list[Die] | None = None
+        for work, factor, left, top in self._pictures(image, levels):
+            # back to input pixels (the size still the blob scale: merged on it)
+            kept.extend(replace(d, x=d.x / factor + left, y=d.y / factor + top,
+                                size=d.size / factor)
+                        for d in self._read_work(work, factor, left, top, most))
+            if first is None and self.scale is not None and len(levels) > 1:
+                first = [self._reported(d) for d in kept if d.accepted]
         if len(levels) > 1:
             accepted = merge_levels([d for d in kept if d.accepted])
             kept = accepted + rank_rest(accepted, [d for d in kept if not d.accepted])
-        # back to input pixels; size reported as the die's side (about 1.2 x blob scale)
-        out = [replace(d, x=d.x / factor + left, y=d.y / factor + top,
-                       size=d.size * 1.2 / factor,
-                       confidence=trusted(d.confidence, self.sure_from)) for d in kept]
+        out = [self._reported(d) for d in kept]
         return Ranked([d for d in out if d.accepted], [d for d in out if not d.accepted],
-                      self.sure_from)
+                      self.sure_from, first)
 
-    def working(self, image: NDArray[Any]) -> tuple[NDArray[Any], float, int, int] | None:
-        """The working image (the tray area and a margin, at the working scale), its scale
-        and where it starts in ``image``; None when the area leaves too little to read."""
-        factor = self.scale or self.work_size / max(image.shape[:2])
+    def _reported(self, die: Die) -> Die:
+        """A reading as reported: its size the die's side (about 1.2 x blob scale), its
+        confidence trusted."""
+        return replace(die, size=die.size * 1.2,
+                       confidence=trusted(die.confidence, self.sure_from))
+
+    def _pictures(self, image: NDArray[Any], levels: tuple[float, ...]
+                  ) -> Iterator[tuple[NDArray[Any], float, int, int]]:
+        """The working images a picture is read on (working()'s figures for each), their
+        readings then merged (the surest of overlapping dice wins). Uncalibrated, the die
+        size is not known: the working image, then at ``levels`` (half and a quarter) its
+        size, for dice too large for the candidate sizes (a close-up). Calibrated, at
+        ``levels`` times the calibrated scale, each made from the picture."""
+        if self.scale is not None:
+            for zoom in levels:
+                working = self.working(image, zoom)
+                if working is not None:
+                    yield working
+            return
+        working = self.working(image)
+        if working is None:
+            return
+        work, factor, left, top = working
+        for level in levels:
+            if level == 1.0:
+                yield working
+                continue
+            lw, lh = round(work.shape[1] * level), round(work.shape[0] * level)
+            if min(lw, lh) >= MIN_LEVEL_SIDE:
+                yield (cv2.resize(work, (lw, lh), interpolation=level_mode(level)),
+                       factor * level, left, top)
+
+    def working(self, image: NDArray[Any], zoom: float = 1.0
+                ) -> tuple[NDArray[Any], float, int, int] | None:
+        """The working image (the tray area and a margin, at the working scale times
+        ``zoom``), its scale and where it starts in ``image``; None when the area leaves too
+        little to read."""
+        factor = (self.scale or self.work_size / max(image.shape[:2])) * zoom
         if abs(factor - 1) <= 0.05:
             factor = 1.0
         # with a tray area, only the area (and a margin for the background estimate and the
         # largest candidate's surround) is searched: the rest of the frame costs nothing
         left = top = 0
         if self.area is not None:
-            margin = AREA_MARGIN / factor
+            margin = AREA_MARGIN * zoom / factor  # input pixels: the same at any zoom
             x0, y0, x1, y1 = self.area
             left, top = max(0, int(x0 - margin)), max(0, int(y0 - margin))
             right = min(image.shape[1], int(x1 + margin) + 1)

@@ -91,10 +91,11 @@ class RestDetector:
                  stable: int = 3, window: int = 5, give_up: int = 30,
                  motion_level: float = 12.0, motion_fraction: float = 0.002,
                  unreadable: float = 0.35) -> None:
-        self.read = read
-        # the dice and the candidates ranked (DiceReader.read_ranked), for the readings by
-        # count of the frame reported: read instead of ``read`` on a frame likely to be
-        # reported (every frame would cost 12 ms more), else on the reported frame too
+        self.read = read  # each still frame's quick reading (DiceReader.read_quick)
+        # the whole reading, with the candidates ranked (DiceReader.read_ranked), of the
+        # frame a throw is told from: its dice, and its readings by count. Read instead of
+        # ``read`` on a frame likely to be reported (its quick reading is a part of it:
+        # Ranked.quick), else on the reported frame too
         self.rank = rank
         self.source = source
         self.area = area
@@ -147,7 +148,7 @@ class RestDetector:
         if self._still < self.settle or not self._moved:
             return []
         ranked = self.rank(frame) if self.rank is not None and self._likely_report() else None
-        dice = [d for d in (ranked.dice if ranked is not None else self.read(frame))
+        dice = [d for d in (ranked.quick if ranked is not None else self.read(frame))
                 if self._in_area(d)]
         reading = Reading(tuple(sorted(dice, key=lambda d: d.x)))
         self._recent.append(reading)
@@ -168,6 +169,18 @@ class RestDetector:
                 return []
         if not reading.dice or reading.same_as(self._reported):
             return []
+        # the throw is told from the whole reading of this frame (DiceReader.read_ranked:
+        # at more scales than ``read``'s, a die the quick reading missed or doubted may be
+        # read), and the readings by count are this frame's; a throw is still told only
+        # when the quick readings agree, and a new one only when they differ from those of
+        # the last one told (a hand passing over resting dice)
+        if ranked is None and self.rank is not None:
+            ranked = self.rank(frame)
+        agreed = reading
+        if ranked is not None:
+            whole = [d for d in ranked.dice if self._in_area(d)]
+            if whole:
+                reading = Reading(tuple(sorted(whole, key=lambda d: d.x)))
         unsure = [d for d in reading.dice if d.confidence < self.unreadable]
         if unsure:
             if self._complained:
@@ -179,13 +192,11 @@ class RestDetector:
             return [DeviceError(source=self.source, confidence=1.0,
                                 reason=self._unreadable_sentence(unsure, reading.dice),
                                 raw=" ".join(str(d.value) for d in reading.dice))]
-        self._reported = reading
+        self._reported = agreed
         self._moved = False
         # readings that disagree now and then lower the confidence (the session then asks)
         confidence = float(min(d.confidence for d in reading.dice)) * share
-        # the readings by count are this frame's, as doubtful as the readings' agreement
-        if ranked is None and self.rank is not None:
-            ranked = self.rank(frame)
+        # the readings by count as doubtful as the readings' agreement
         latest = _counts(ranked, self._in_area) if ranked is not None else ()
         by_count = tuple(r._replace(confidence=r.confidence * share) for r in latest)
         return [DiceSeen(source=self.source, confidence=confidence, values=reading.values,

@@ -302,7 +302,8 @@ class CameraSource:
             _warm_up(reader, width, height, area)
             # rank: the readings by count that the session chooses from when it knows the
             # throw's count (issue 15)
-            detector = RestDetector(self._read_with_preview(reader.read), source=self.name,
+            detector = RestDetector(self._read_with_preview(reader.read_quick),
+                                    source=self.name,
                                     area=area,
                                     rank=self._read_with_preview(reader.read_ranked,
                                                                  lambda r: r.dice))
