@@ -98,6 +98,9 @@ LEVELS = (1.0, 0.5, 0.25)
 # 54.8%; 2.25 times the pixels for 2.6 times the CPU (docs/vision.md, 2026-11-28). 1.5 alone
 # read close-ups worse (68.8%), (1.25, 1.0) a little less well, (2.0, 1.0) as well for more
 SCALE_LEVELS = (1.0, 1.5)  # the first alone: read_quick
+# the larger scales are read only in a window around the first scale's candidates, this many
+# die sides beyond them (a die there may have no candidate of its own at the first scale)
+WINDOW_REACH = 2.0
 MIN_LEVEL_SIDE = 64  # a smaller copy than this is not read
 SMALLEST_WARM = 128  # the least side of the warm-up picture
 _DIRECTIONS = np.array([(1.0, 0.0), (0.7071, 0.7071), (0.0, 1.0), (-0.7071, 0.7071)])
@@ -504,13 +507,16 @@ class DiceReader:
             levels = self.scale_levels[:1] if quick else self.scale_levels
         kept: list[Die] = []
         first: list[Die] | None = None
-        for work, factor, left, top in self._pictures(image, levels):
+        places: list[Point] = []  # the first picture's candidates, input pixels
+        for work, factor, left, top in self._pictures(image, levels, places):
+            found, points = self._read_work(work, factor, left, top, most)
             # back to input pixels (the size still the blob scale: merged on it)
             kept.extend(replace(d, x=d.x / factor + left, y=d.y / factor + top,
-                                size=d.size / factor)
-                        for d in self._read_work(work, factor, left, top, most))
+                                size=d.size / factor) for d in found)
             if first is None and self.scale is not None and len(levels) > 1:
                 first = [self._reported(d) for d in kept if d.accepted]
+                places.extend((x / factor + left, y / factor + top, s / factor)
+                              for x, y, s in points)
         if len(levels) > 1:
             accepted = merge_levels([d for d in kept if d.accepted])
             kept = accepted + rank_rest(accepted, [d for d in kept if not d.accepted])
@@ -524,16 +530,18 @@ class DiceReader:
         return replace(die, size=die.size * 1.2,
                        confidence=trusted(die.confidence, self.sure_from))
 
-    def _pictures(self, image: NDArray[Any], levels: tuple[float, ...]
-                  ) -> Iterator[tuple[NDArray[Any], float, int, int]]:
+    def _pictures(self, image: NDArray[Any], levels: tuple[float, ...],
+                  places: list[Point]) -> Iterator[tuple[NDArray[Any], float, int, int]]:
         """The working images a picture is read on (working()'s figures for each), their
         readings then merged (the surest of overlapping dice wins). Uncalibrated, the die
         size is not known: the working image, then at ``levels`` (half and a quarter) its
         size, for dice too large for the candidate sizes (a close-up). Calibrated, at
-        ``levels`` times the calibrated scale, each made from the picture."""
+        ``levels`` times the calibrated scale, each made from the picture; after the first,
+        only in the window around ``places``, the first one's candidates, which the caller
+        fills in after reading it (this generator runs on only when asked for the next)."""
         if self.scale is not None:
-            for zoom in levels:
-                working = self.working(image, zoom)
+            for i, zoom in enumerate(levels):
+                working = self.working(image, zoom, self._window(places) if i else self.area)
                 if working is not None:
                     yield working
             return
@@ -550,20 +558,37 @@ class DiceReader:
                 yield (cv2.resize(work, (lw, lh), interpolation=level_mode(level)),
                        factor * level, left, top)
 
-    def working(self, image: NDArray[Any], zoom: float = 1.0
+    def _window(self, places: list[Point]) -> tuple[float, float, float, float] | None:
+        """The tray area cut to WINDOW_REACH die sides around ``places`` (input pixels);
+        the tray area itself when there are none."""
+        if not places or self.scale is None:
+            return self.area
+        reach = WINDOW_REACH * DIE_SIDE / self.scale
+        x0 = min(p[0] for p in places) - reach
+        y0 = min(p[1] for p in places) - reach
+        x1 = max(p[0] for p in places) + reach
+        y1 = max(p[1] for p in places) + reach
+        if self.area is not None:
+            ax0, ay0, ax1, ay1 = self.area
+            x0, y0, x1, y1 = max(x0, ax0), max(y0, ay0), min(x1, ax1), min(y1, ay1)
+        return (x0, y0, x1, y1)
+
+    def working(self, image: NDArray[Any], zoom: float = 1.0,
+                area: tuple[float, float, float, float] | None = None
                 ) -> tuple[NDArray[Any], float, int, int] | None:
-        """The working image (the tray area and a margin, at the working scale times
-        ``zoom``), its scale and where it starts in ``image``; None when the area leaves too
-        little to read."""
+        """The working image (the tray area, or ``area`` when given, and a margin, at the
+        working scale times ``zoom``), its scale and where it starts in ``image``; None when
+        the area leaves too little to read."""
         factor = (self.scale or self.work_size / max(image.shape[:2])) * zoom
         if abs(factor - 1) <= 0.05:
             factor = 1.0
         # with a tray area, only the area (and a margin for the background estimate and the
         # largest candidate's surround) is searched: the rest of the frame costs nothing
         left = top = 0
-        if self.area is not None:
+        area = self.area if area is None else area
+        if area is not None:
             margin = AREA_MARGIN * zoom / factor  # input pixels: the same at any zoom
-            x0, y0, x1, y1 = self.area
+            x0, y0, x1, y1 = area
             left, top = max(0, int(x0 - margin)), max(0, int(y0 - margin))
             right = min(image.shape[1], int(x1 + margin) + 1)
             bottom = min(image.shape[0], int(y1 + margin) + 1)
@@ -585,18 +610,19 @@ class DiceReader:
                             top)
 
     def _read_work(self, work: NDArray[Any], factor: float, left: int, top: int,
-                   most: int = 0) -> list[Die]:
+                   most: int = 0) -> tuple[list[Die], list[Point]]:
         """The dice on one working image, in its pixels (size: the candidate's); with
         ``most``, the plausible candidates under the bar too (accepted False), up to
-        ``most`` + 1 in all."""
+        ``most`` + 1 in all. Second, the first pass's candidates (in its pixels)."""
         step = self.candidate_step
         dist = distance_map(work, step)
         # (until 2026-11-21 four offset points around each large peak were read too, for
         # two touching dice whose blob peaks between them; since the second look and the
         # merge of touching dice they gained nothing for 30% more crops: docs/vision.md)
         points = self._inside(self._first_peaks(dist, step), factor, left, top)
+        first = list(points)
         if not points:
-            return []
+            return [], first
         inputs = self._inputs(work, points)
         probs = self.net.probabilities(inputs)
         if self.near_look:
@@ -606,7 +632,7 @@ class DiceReader:
                 points, inputs, probs = self._read_more(work, points, inputs, probs, more)
         chosen = self._choose(points, probs, [])
         if not chosen:
-            return []
+            return [], first
         # a die pressed against others can have no peak of its own: the accepted dice are
         # blanked out of the distance map and the peaks that appear next to them are read too
         if self.second_look:
@@ -654,7 +680,7 @@ class DiceReader:
             confidence = float(min(present, 1.0) * values[value - 1])
             kept.append(Die(value, x, y, s, confidence, pips, min(present, 1.0),
                             float(values[value - 1]), k < agreed))
-        return kept
+        return kept, first
 
     def _read_more(self, work: NDArray[Any], points: list[Point], inputs: NDArray[Any],
                    probs: NDArray[Any], more: list[Point]
