@@ -11,7 +11,9 @@ frames the reader runs on each frame, and a throw is reported when ``stable`` of
 ``window`` readings agree (same values at the same places), or failing that, when each die's
 value agrees in ``stable`` of them (dice at the same places in all); its confidence is the
 least sure die's, scaled by the share of readings that agreed, so a flickering reading is
-asked about.
+asked about. Each still frame gets the reader's quick reading; the throw, once those agree, is
+told from the reader's whole reading of its frame (``rank``: DiceReader.read_ranked, at two
+scales when calibrated), which may read a die the quick one missed or doubted.
 Then the reader rests until the table moves again, and a new throw must settle on a
 different reading, so a hand passing over resting dice does not repeat the throw. Dice whose
 centre lies outside the tray area are ignored. A die the reader cannot make out (confidence
