@@ -34,6 +34,14 @@ def _pooled_im2col(padded: Array) -> Array:
     return cols
 
 
+def _padded(x: Array) -> Array:
+    """``x`` (n, h, w, c) with a border of one zero pixel: a 3x3 stage's input."""
+    n, h, w, c = x.shape
+    padded = np.zeros((n, h + 2, w + 2, c), np.float32)
+    padded[:, 1:-1, 1:-1] = x
+    return padded
+
+
 def _pool(conv: Array) -> Array:
     """The maxima of the four pool partners' blocks of a convolution (4, rows, channels)."""
     pooled: Array = np.maximum(conv[0], conv[1])
@@ -45,7 +53,7 @@ class ConvNet:
     def __init__(self, params: dict[str, Array], classes: tuple[str, ...]) -> None:
         self.params = params
         self.classes = classes
-        self._cache: dict[tuple[str, tuple[int, ...]], Array] = {}  # turned kernels
+        self._turned: dict[tuple[int, ...], Array] = {}  # _turned_kernels' by turns
 
     @property
     def channels(self) -> int:
@@ -62,12 +70,9 @@ class ConvNet:
         convolution's rows come grouped by pool partner (_pooled_im2col), so that pooling
         is three maxima of contiguous blocks: the same figures as convolving, then pooling
         strided views, for a third less time a crop (bench vision, docs/vision.md)."""
-        n, h, w, c = x.shape
         if not self.depth:
-            return x.reshape(n, -1)  # (a network without stages: its input)
-        padded = np.zeros((n, h + 2, w + 2, c), np.float32)
-        padded[:, 1:-1, 1:-1] = x
-        return self._stages(padded, 0)
+            return x.reshape(len(x), -1)  # (a network without stages: its input)
+        return self._stages(_padded(x), 0)
 
     def _stages(self, padded: Array, first: int) -> Array:
         """The stages from ``first`` on, of their zero-padded input (n, h + 2, w + 2, c)."""
@@ -102,8 +107,7 @@ class ConvNet:
         if not self.depth or h != w or h % 2:
             looks = np.concatenate([np.rot90(x, t, axes=(1, 2)) for t in turns])
             return self._features(looks).reshape(len(turns), n, -1)
-        padded = np.zeros((n, h + 2, w + 2, c), np.float32)
-        padded[:, 1:-1, 1:-1] = x
+        padded = _padded(x)
         bias = self.params["cb0"]
         width = len(bias)
         conv = (_pooled_im2col(padded) @ self._turned_kernels(turns)).reshape(
@@ -124,13 +128,12 @@ class ConvNet:
 
     def _turned_kernels(self, turns: tuple[int, ...]) -> Array:
         """The first stage's kernels turned back by each of ``turns``, side by side."""
-        key = ("turned", turns)
-        if key not in self._cache:
+        if turns not in self._turned:
             kernel = self.params["c0"].reshape(3, 3, self.channels, -1)
-            self._cache[key] = np.concatenate(
+            self._turned[turns] = np.concatenate(
                 [np.rot90(kernel, -t, axes=(0, 1)).reshape(9 * self.channels, -1)
                  for t in turns], axis=1)
-        out: Array = self._cache[key]
+        out: Array = self._turned[turns]
         return out
 
     def _forward(self, x: Array) -> Array:
