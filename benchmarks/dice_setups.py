@@ -1,6 +1,6 @@
 """``companion bench dice-setups``: the dice reader scored per set-up (vision/dice_setups.py).
 
-    companion bench dice-setups [--model PATH] [--setup NAME]... [--tray-part test]
+    companion bench dice-setups [--model PATH]... [--setup NAME]... [--tray-part test]
                                 [--photos odd|even] [--near-look] [--calibrated]
                                 [--known-count] [--failures] [--json]
                                 [--learn DICE [--count] [--values-only | --die-only]]
@@ -13,6 +13,8 @@ each photo knowing its labelled number of dice (DiceReader.read_ranked, by_count
 session reads a throw of the count the game needs. The figures mean
 "never trained on" only for set-ups the model did not learn from: the shipped model learned
 from all of them, the leave-one-set-up-out models (vision/train/loso_dice.py) from the others.
+With several ``--model`` files the reader reads with all their networks, the mean of their
+probabilities (vision.cnn.NetMean).
 """
 
 from __future__ import annotations
@@ -37,7 +39,10 @@ def main(argv: list[str]) -> int:
 
     parser = argparse.ArgumentParser(prog="companion bench dice-setups",
                                      description="the dice reader scored per set-up")
-    parser.add_argument("--model", type=Path, default=MODEL_PATH)
+    parser.add_argument("--model", type=Path, action="append",
+                        help="the model file (default the shipped one); repeated: read with "
+                        "all their networks, their probabilities averaged (the first file's "
+                        "bars)")
     parser.add_argument("--setup", action="append", choices=SETUPS,
                         help="score only this set-up (repeatable; default all)")
     parser.add_argument("--tray-part", choices=("train", "val", "test"),
@@ -72,8 +77,12 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
+    models = args.model or [MODEL_PATH]
+    if args.learn and len(models) > 1:
+        print("--learn needs one model: several networks averaged have no one layer to learn.")
+        return 1
     try:
-        reader = DiceReader.load(args.model)
+        reader = DiceReader.load(*models)
     except (FileNotFoundError, KeyError, ValueError) as exc:
         print(f"The dice model cannot be loaded: {exc}.")
         return 1
@@ -88,7 +97,7 @@ def main(argv: list[str]) -> int:
     scores = evaluate(reader, photos, reader.calibrate if args.calibrated else None,
                       args.known_count)
     if args.json:
-        print(json.dumps({"model": str(args.model), "calibrated": args.calibrated,
+        print(json.dumps({"model": " + ".join(map(str, models)), "calibrated": args.calibrated,
                           "known_count": args.known_count,
                           "setups": {k: v.to_json() for k, v in scores.items()}}, indent=2))
         return 0

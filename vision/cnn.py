@@ -9,8 +9,9 @@ Training is done with PyTorch on the same architecture (vision/train/torch_fit.p
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
@@ -246,3 +247,53 @@ class ConvNet:
             extra = {k: data[k] for k in data.files if k not in names and k != "classes"}
             net = cls(params, tuple(str(c) for c in data["classes"]))
         return net, extra
+
+
+class NetMean:
+    """Several networks read as one: the mean of their class probabilities over the same
+    crops (issue 15: networks trained by different recipes err on different dice of set-ups
+    they never saw). It reads as ConvNet reads; learning a player's dice (features, learned
+    layers) needs one network, and refuses."""
+
+    def __init__(self, nets: Sequence[ConvNet]) -> None:
+        if not nets:
+            raise ValueError("no network to average")
+        if len({(n.classes, n.channels) for n in nets}) > 1:
+            raise ValueError("the networks read different classes or input channels")
+        self.nets = tuple(nets)
+        self.classes = nets[0].classes
+
+    @property
+    def channels(self) -> int:
+        return self.nets[0].channels
+
+    def probabilities(self, x: Array, batch: int = 8) -> Array:
+        out: Array = np.stack([n.probabilities(x, batch) for n in self.nets]).mean(axis=0)
+        return out
+
+    def turned_probabilities(self, x: Array, turns: tuple[int, ...] = (0, 1, 2, 3),
+                             batch: int = 8) -> Array:
+        out: Array = np.stack([n.turned_probabilities(x, turns, batch)
+                               for n in self.nets]).mean(axis=0)
+        return out
+
+    @property
+    def params(self) -> dict[str, Array]:
+        _one_network()
+
+    def features(self, x: Array, batch: int = 8) -> NoReturn:
+        _one_network()
+
+    def with_values(self, vfc: Array, vfcb: Array) -> NoReturn:
+        _one_network()
+
+    def with_die(self, dfc: Array, dfcb: Array) -> NoReturn:
+        _one_network()
+
+    def die_logits(self, features: Array) -> NoReturn:
+        _one_network()
+
+
+def _one_network() -> NoReturn:
+    raise ValueError("several networks averaged have no one set of features or layers to "
+                     "learn a player's dice from: learn with one model")

@@ -33,7 +33,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.cnn import ConvNet
+from vision.cnn import ConvNet, NetMean
 from vision.dice_features import (
     SCALES,
     WORK_SIZE,
@@ -400,8 +400,8 @@ def offsets(x: float, y: float, size: float) -> list[Point]:
 
 
 class DiceReader:
-    def __init__(self, net: ConvNet, pips: NDArray[Any] | None, accept: float = 0.5,
-                 work_size: int = WORK_SIZE) -> None:
+    def __init__(self, net: ConvNet | NetMean, pips: NDArray[Any] | None,
+                 accept: float = 0.5, work_size: int = WORK_SIZE) -> None:
         self.net = net
         self.pips = pips  # P(pip count | value), rows 0..6, columns 0..9
         self.accept = accept
@@ -448,14 +448,19 @@ class DiceReader:
         self.scale = DIE_SIDE / die_size
 
     @classmethod
-    def load(cls, path: Path = MODEL_PATH) -> DiceReader:
-        if not path.is_file():
-            raise FileNotFoundError(f"no dice model at {path}: run python -m "
-                                    "vision.train.train_dice")
+    def load(cls, path: Path = MODEL_PATH, *more: Path) -> DiceReader:
+        """The reader of a model file; with ``more`` files, of all their networks averaged
+        (NetMean: the mean of their probabilities), with the first file's bars, pip counter
+        and levels."""
+        for p in (path, *more):
+            if not p.is_file():
+                raise FileNotFoundError(f"no dice model at {p}: run python -m "
+                                        "vision.train.train_dice")
         # each frame frees and allocates again megabytes of arrays: kept for reuse instead of
         # handed back to the kernel, they are not page-faulted afresh (vision/memory.py)
         keep_freed_memory()
-        net, extra = ConvNet.load(path)
+        first, extra = ConvNet.load(path)
+        net = NetMean([first, *(ConvNet.load(p)[0] for p in more)]) if more else first
         reader = cls(net, extra["pip_confusion"].astype(np.float32), float(extra["accept"]))
         reader.pip_weight = float(extra.get("pip_weight", 1.0))
         reader.candidate_step = int(extra.get("candidate_step", 1))  # what it was trained on

@@ -76,6 +76,7 @@ class SetupScore(Score):
     asked: int = 0  # photos with a reading under SURE (the session would ask about them)
     asked_hi: int = 0  # ... under ASKING
     unasked_wrong: int = 0  # photos not asked about (SURE) yet not read right
+    unasked_hi_wrong: int = 0  # ... (ASKING)
 
     @property
     def spurious_per_photo(self) -> float:
@@ -84,7 +85,7 @@ class SetupScore(Score):
     def add(self, other: SetupScore) -> None:
         for name in ("labelled", "correct", "wrong_value", "missed", "spurious", "photos",
                      "photos_right", "sure", "sure_wrong", "sure_hi", "sure_hi_wrong",
-                     "asked", "asked_hi", "unasked_wrong"):
+                     "asked", "asked_hi", "unasked_wrong", "unasked_hi_wrong"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.failures += other.failures
 
@@ -95,7 +96,8 @@ class SetupScore(Score):
                 "per_photo": round(self.photo_accuracy, 4), "sure": self.sure,
                 "sure_wrong": self.sure_wrong, "sure_asking": self.sure_hi,
                 "sure_asking_wrong": self.sure_hi_wrong, "asked": self.asked,
-                "asked_asking": self.asked_hi, "unasked_wrong": self.unasked_wrong}
+                "asked_asking": self.asked_hi, "unasked_wrong": self.unasked_wrong,
+                "unasked_asking_wrong": self.unasked_hi_wrong}
 
     def summary(self) -> str:
         return (f"per die {self.die_accuracy:.1%} ({self.correct}/{self.labelled} right, "
@@ -104,7 +106,8 @@ class SetupScore(Score):
                 f"{self.photo_accuracy:.1%} ({self.photos_right}/{self.photos}); sure "
                 f"readings wrong {self.sure_wrong}/{self.sure} (at {ASKING}: "
                 f"{self.sure_hi_wrong}/{self.sure_hi}); photos asked about {self.asked} (at "
-                f"{ASKING}: {self.asked_hi}), not asked yet wrong {self.unasked_wrong}")
+                f"{ASKING}: {self.asked_hi}), not asked yet wrong {self.unasked_wrong} (at "
+                f"{ASKING}: {self.unasked_hi_wrong})")
 
 
 def score_photo(photo: Photo, dice: list[Any]) -> SetupScore:
@@ -128,6 +131,7 @@ def score_photo(photo: Photo, dice: list[Any]) -> SetupScore:
     score.asked = int(any(d.confidence < SURE for d in dice))
     score.asked_hi = int(any(d.confidence < ASKING for d in dice))
     score.unasked_wrong = int(not score.asked and not score.photos_right)
+    score.unasked_hi_wrong = int(not score.asked_hi and not score.photos_right)
     if not score.photos_right:
         score.failures.append(f"{photo.name}: {wrong} wrong, {missed} missed, {spurious} "
                               "spurious")

@@ -30,6 +30,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.cnn import ConvNet
 from vision.dice import (
     LEVELS,
     MIN_LEVEL_SIDE,
@@ -284,7 +285,7 @@ def train(photos: list[Photo], channels: int = 4, epochs: int = 0, log: bool = T
     if log:
         print(f"{len(x)} training crops, per class {np.bincount(y).tolist()}", flush=True)
     classes = ("none", "1", "2", "3", "4", "5", "6")
-    base = None if scratch else DiceReader.load(BASE_PATH).net
+    base = None if scratch else ConvNet.load(BASE_PATH)[0]
     epochs = epochs or (SCRATCH_EPOCHS if scratch else EPOCHS)
     net = fit(x, y, WIDTHS, classes, epochs=epochs, log=log, init=base,
               max_lr=SCRATCH_LR if scratch else FINE_TUNE_LR)
@@ -298,6 +299,8 @@ def train(photos: list[Photo], channels: int = 4, epochs: int = 0, log: bool = T
 
 def save(reader: DiceReader, path: Path) -> None:
     pips = reader.pips if reader.pips is not None else np.ones((7, 10), np.float32) / 10
+    if not isinstance(reader.net, ConvNet):
+        raise ValueError("several networks averaged are not saved as one model")
     reader.net.save(path, pip_confusion=pips, accept=np.array(reader.accept, np.float32),
                     pip_weight=np.array(reader.pip_weight, np.float32),
                     candidate_step=np.array(reader.candidate_step),
