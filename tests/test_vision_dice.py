@@ -252,34 +252,36 @@ def test_fixed_point_candidates_find_the_same_peaks() -> None:
 @pytest.mark.parametrize("name", ["IMG_20191208_111803.jpg", "IMG_20191208_111913.jpg"])
 def test_second_look_finds_a_die_pressed_against_others(reader: DiceReader, name: str) -> None:
     """A die with no peak of its own in a crowded tray: the first pass misses it; blanking
-    out the dice already read makes its peak appear."""
+    out the dice already read makes its peak appear. (read_quick: without the 1.5 level
+    of the whole reading, ZOOM_LEVEL, which finds that die without the second look.)"""
     photo = _train_photo(name)
     image = imread(photo.path)
     reader.second_look = False
     try:
-        first = match(photo, reader.read(image))
+        first = match(photo, reader.read_quick(image))
     finally:
         reader.second_look = True
     assert first[2] >= 1  # missed
-    assert match(photo, reader.read(image)) == (len(photo.dice), 0, 0, 0)
+    assert match(photo, reader.read_quick(image)) == (len(photo.dice), 0, 0, 0)
 
 
 def test_unsure_value_is_read_again_at_neighbouring_scales() -> None:
     """A candidate whose size is a step off reads a wrong value even in its eight views;
     the recheck at 0.9 and 1.1 times the crop reads it right (the one train photo where the
     recheck changes anything for the tray-only model, dice-tray.npz; the shipped model of
-    2026-11-24 reads that die right without it)."""
+    2026-11-24 reads that die right without it). read_quick: without the whole reading's
+    1.5 level (ZOOM_LEVEL), which reads that die right without the recheck."""
     reader = DiceReader.load(MODEL_PATH.parent / "dice-tray.npz")
     photo = _train_photo("IMG_20191208_111751.jpg")
     image = imread(photo.path)
     scales = reader.recheck_scales
     reader.recheck_scales = ()
     try:
-        right, wrong, missed, spurious = match(photo, reader.read(image))
+        right, wrong, missed, spurious = match(photo, reader.read_quick(image))
     finally:
         reader.recheck_scales = scales
     assert wrong == 1
-    assert match(photo, reader.read(image)) == (right + 1, 0, missed, spurious)
+    assert match(photo, reader.read_quick(image)) == (right + 1, 0, missed, spurious)
 
 
 def test_busy_peaks_are_the_whole_frames_peaks() -> None:
@@ -501,14 +503,19 @@ def test_larger_scales_are_read_only_around_the_first_scales_candidates() -> Non
     r = DiceReader.load()
     r.calibrate(40.0)  # a die 40 pixels across: the window reaches 80 pixels beyond
     r.area = (0.0, 0.0, 1279.0, 719.0)
-    assert r._window([(600.0, 300.0, 30.0), (700.0, 350.0, 30.0)]) == (520, 220, 780, 430)
-    assert r._window([(10.0, 700.0, 30.0)]) == (0, 620, 90, 719)  # cut to the tray area
-    assert r._window([]) == r.area
+    assert r.scale is not None
+    base = r.scale
+    assert r._window([(600.0, 300.0, 30.0), (700.0, 350.0, 30.0)], base) == (520, 220, 780,
+                                                                               430)
+    assert r._window([(10.0, 700.0, 30.0)], base) == (0, 620, 90, 719)  # cut to the tray area
+    assert r._window([], base) == r.area
     sizes = []
     working = r.working
 
-    def spy(image: np.ndarray, zoom: float = 1.0, area: object = None) -> object:
-        out = working(image, zoom, area)  # type: ignore[arg-type]
+    def spy(image: np.ndarray, zoom: float = 1.0,
+            area: tuple[float, float, float, float] | None = None
+            ) -> tuple[np.ndarray, float, int, int] | None:
+        out = working(image, zoom, area)
         if out is not None:
             sizes.append((zoom, out[0].shape[:2]))
         return out
@@ -521,3 +528,76 @@ def test_larger_scales_are_read_only_around_the_first_scales_candidates() -> Non
     (one, whole), (zoom, window) = sizes
     assert one == 1.0 and zoom == 1.5
     assert window[0] * window[1] < 0.2 * whole[0] * whole[1] * 1.5 ** 2
+
+
+def _drawn_die(frame: np.ndarray, cx: int, cy: int, side: int, value: int) -> None:
+    """A white die showing ``value`` (3 or 5), its pips dark, drawn on ``frame``."""
+    half = side / 2
+    cv2.rectangle(frame, (round(cx - half), round(cy - half)),
+                  (round(cx + half), round(cy + half)), (235, 235, 235), -1)
+    spots = ((0, 0), (-1, -1), (1, 1)) + (((-1, 1), (1, -1)) if value == 5 else ())
+    for dx, dy in spots:
+        cv2.circle(frame, (round(cx + dx * side / 4), round(cy + dy * side / 4)),
+                   max(1, round(side / 10)), (20, 20, 20), -1)
+
+
+def test_uncalibrated_whole_reading_finds_a_die_too_small_for_the_first_level(
+        reader: DiceReader) -> None:
+    """Uncalibrated, read reads the working image 1.5 times as large too (ZOOM_LEVEL) after
+    LEVELS: a three 13 pixels across beside a five of 36, too small for the candidate sizes,
+    is read there and not by read_quick (the camera's reading of each still frame), which is
+    the reading without that level and the part of the whole reading Ranked.quick carries."""
+    plain = DiceReader.load()
+    plain.zoom_level = None  # the reading before ZOOM_LEVEL
+    frame = np.full((640, 640, 3), 90, np.uint8)
+    frame += np.random.default_rng(0).integers(0, 4, frame.shape, dtype=np.uint8)
+    _drawn_die(frame, 300, 300, 36, 5)
+    _drawn_die(frame, 360, 310, 13, 3)
+    quick = reader.read_quick(frame)
+    assert quick == plain.read(frame)
+    assert not any(d.value == 3 for d in quick)
+    ranked = reader.read_ranked(frame, 0)
+    assert ranked.quick == quick
+    assert [(d.value, round(d.x / 10), round(d.y / 10)) for d in sorted(
+        ranked.dice, key=lambda d: d.x)] == [(5, 30, 30), (3, 36, 31)]
+    # on the tray photos' test split too, read_quick is the reading without ZOOM_LEVEL
+    for photo in photos_in("test")[:10]:
+        image = imread(photo.path)
+        quick = reader.read_quick(image)
+        assert quick == plain.read(image)
+        assert reader.read_ranked(image).quick == quick
+
+
+def test_uncalibrated_zoom_level_is_read_only_around_the_first_levels_candidates() -> None:
+    """The 1.5 level costs 2.25 times the pixels: it is read in a window WINDOW_REACH times
+    DIE_SIDE working pixels around the first level's candidates (the calibrated scale's
+    window, the die size the network learned), made from the picture."""
+    r = DiceReader.load()
+    frame = np.full((720, 1280, 3), 60, np.uint8)  # working scale 0.5: 128 pixels beyond
+    assert r._window([(600.0, 300.0, 30.0), (700.0, 350.0, 30.0)], 0.5) == (472, 172, 828,
+                                                                              478)
+    r.area = (100.0, 200.0, 1100.0, 700.0)
+    assert r._window([(150.0, 650.0, 30.0)], 0.5) == (100, 522, 278, 700)  # cut to the area
+    assert r._window([], 0.5) == r.area
+    r.area = None
+    sizes = []
+    working = r.working
+
+    def spy(image: np.ndarray, zoom: float = 1.0,
+            area: tuple[float, float, float, float] | None = None
+            ) -> tuple[np.ndarray, float, int, int] | None:
+        out = working(image, zoom, area)
+        if out is not None:
+            sizes.append((zoom, out[0].shape[:2]))
+        return out
+
+    r.working = spy  # type: ignore[method-assign]
+    _drawn_die(frame, 900, 520, 40, 5)
+    assert [d.value for d in r.read(frame)] == [5]
+    (one, whole), (zoom, window) = sizes
+    assert one == 1.0 and whole == (360, 640) and zoom == 1.5
+    # the window and its margin (AREA_MARGIN working pixels): a third of the picture at 1.5
+    assert window[0] * window[1] < 0.35 * whole[0] * whole[1] * 1.5 ** 2
+    sizes.clear()
+    r.read_quick(frame)
+    assert [z for z, _ in sizes] == [1.0]  # the quick reading: the first level alone

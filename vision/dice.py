@@ -101,6 +101,13 @@ SCALE_LEVELS = (1.0, 1.5)  # the first alone: read_quick
 # the larger scales are read only in a window around the first scale's candidates, this many
 # die sides beyond them (a die there may have no candidate of its own at the first scale)
 WINDOW_REACH = 2.0
+# uncalibrated, read/read_ranked read the working image at this size too (made from the
+# picture), after LEVELS, in the same window: WINDOW_REACH times DIE_SIDE working pixels
+# beyond the first level's candidates (not times each candidate's size: the dice this
+# level is for are those too small for the candidate sizes, whose candidates, if any, are
+# the smallest; a large candidate, a shadow or a rim, would widen the window for nothing).
+# read_quick reads LEVELS alone. Measured on set-ups never trained on: docs/vision.md
+ZOOM_LEVEL = 1.5
 MIN_LEVEL_SIDE = 64  # a smaller copy than this is not read
 SMALLEST_WARM = 128  # the least side of the warm-up picture
 _DIRECTIONS = np.array([(1.0, 0.0), (0.7071, 0.7071), (0.0, 1.0), (-0.7071, 0.7071)])
@@ -439,6 +446,7 @@ class DiceReader:
         self.scale: float | None = None
         self.levels: tuple[float, ...] = LEVELS  # read uncalibrated (model file: levels)
         self.scale_levels: tuple[float, ...] = SCALE_LEVELS  # read calibrated (see read_quick)
+        self.zoom_level: float | None = ZOOM_LEVEL  # uncalibrated, after levels (None: not)
         # the raw confidence from which a reading is said without asking (0.9 after
         # trusted): chosen on the readings of set-ups left out of training (loso_dice)
         self.sure_from = SURE
@@ -494,8 +502,9 @@ class DiceReader:
 
     def read_quick(self, image: NDArray[Any]) -> list[Die]:
         """The dice accepted on ``image`` read at the calibrated scale alone (uncalibrated,
-        as read): the camera's reading of each still frame, until a throw is reported from
-        the whole reading (vision/motion.py). A third of read's CPU."""
+        at levels alone, without zoom_level): the camera's reading of each still frame,
+        until a throw is reported from the whole reading (vision/motion.py). A third of
+        read's CPU calibrated."""
         return self.read_ranked(image, 0, quick=True).dice
 
     def read_ranked(self, image: NDArray[Any], most: int = MOST_DICE,
@@ -503,26 +512,40 @@ class DiceReader:
         """The dice accepted and, beside them, the plausible candidates under the bar ranked
         by P(die) (as many as a throw of ``most`` dice needs, and one more for the doubt):
         what a reading knowing its count chooses from (by_count). ``most`` 0: read.
-        ``quick``: at the calibrated scale alone (read_quick)."""
+        ``quick``: at the calibrated scale alone, uncalibrated at levels alone (read_quick)."""
         why = unreadable(image)
         if why:
             raise ValueError(f"the picture cannot be read: {why}")
-        levels = self.levels
+        # the quick reading's levels, then the others, read in a window around the first
+        # level's candidates: calibrated, 1.5 times the calibrated scale; uncalibrated, the
+        # working image 1.5 times as large (ZOOM_LEVEL) after its half and quarter
         if self.scale is not None:
-            levels = self.scale_levels[:1] if quick else self.scale_levels
+            levels, more = self.scale_levels[:1], self.scale_levels[1:]
+        else:
+            levels, more = self.levels, (self.zoom_level,) if self.zoom_level else ()
+        if quick:
+            more = ()
         kept: list[Die] = []
-        first: list[Die] | None = None
+        quick_kept = 0  # the first dice of kept, read at ``levels``: the quick reading's
         places: list[Point] = []  # the first picture's candidates, input pixels
-        for work, factor, left, top in self._pictures(image, levels, places):
+        pictures = self._pictures(image, levels, more, places)
+        for i, (work, factor, left, top, extra) in enumerate(pictures):
             found, points = self._read_work(work, factor, left, top, most)
             # back to input pixels (the size still the blob scale: merged on it)
             kept.extend(replace(d, x=d.x / factor + left, y=d.y / factor + top,
                                 size=d.size / factor) for d in found)
-            if first is None and self.scale is not None and len(levels) > 1:
-                first = [self._reported(d) for d in kept if d.accepted]
+            if not extra:
+                quick_kept = len(kept)
+            if i == 0 and more:
                 places.extend((x / factor + left, y / factor + top, s / factor)
                               for x, y, s in points)
-        if len(levels) > 1:
+        first: list[Die] | None = None
+        if more:  # what read_quick reads on this picture
+            quick_dice = [d for d in kept[:quick_kept] if d.accepted]
+            if len(levels) > 1:
+                quick_dice = merge_levels(quick_dice)
+            first = [self._reported(d) for d in quick_dice]
+        if len(levels) + len(more) > 1:
             accepted = merge_levels([d for d in kept if d.accepted])
             kept = accepted + rank_rest(accepted, [d for d in kept if not d.accepted])
         out = [self._reported(d) for d in kept]
@@ -536,39 +559,49 @@ class DiceReader:
                        confidence=trusted(die.confidence, self.sure_from))
 
     def _pictures(self, image: NDArray[Any], levels: tuple[float, ...],
-                  places: list[Point]) -> Iterator[tuple[NDArray[Any], float, int, int]]:
+                  more: tuple[float, ...], places: list[Point]
+                  ) -> Iterator[tuple[NDArray[Any], float, int, int, bool]]:
         """The working images a picture is read on (working()'s figures for each), their
         readings then merged (the surest of overlapping dice wins). Uncalibrated, the die
         size is not known: the working image, then at ``levels`` (half and a quarter) its
         size, for dice too large for the candidate sizes (a close-up). Calibrated, at
-        ``levels`` times the calibrated scale, each made from the picture; after the first,
-        only in the window around ``places``, the first one's candidates, which the caller
-        fills in after reading it (this generator runs on only when asked for the next)."""
+        ``levels`` times the calibrated scale, made from the picture. Then at ``more`` times
+        the working scale, made from the picture, only in the window around ``places``, the
+        first picture's candidates, which the caller fills in after reading it (this
+        generator runs on only when asked for the next). Last: whether it is one of
+        ``more`` (not read by read_quick)."""
+        base = self.scale or self.work_size / max(image.shape[:2])
         if self.scale is not None:
-            for i, zoom in enumerate(levels):
-                working = self.working(image, zoom, self._window(places) if i else self.area)
+            for zoom in levels:
+                working = self.working(image, zoom)
                 if working is not None:
-                    yield working
-            return
-        working = self.working(image)
-        if working is None:
-            return
-        work, factor, left, top = working
-        for level in levels:
-            if level == 1.0:
-                yield working
-                continue
-            lw, lh = round(work.shape[1] * level), round(work.shape[0] * level)
-            if min(lw, lh) >= MIN_LEVEL_SIDE:
-                yield (cv2.resize(work, (lw, lh), interpolation=level_mode(level)),
-                       factor * level, left, top)
+                    yield (*working, False)
+        else:
+            working = self.working(image)
+            if working is None:
+                return
+            work, factor, left, top = working
+            for level in levels:
+                if level == 1.0:
+                    yield (*working, False)
+                    continue
+                lw, lh = round(work.shape[1] * level), round(work.shape[0] * level)
+                if min(lw, lh) >= MIN_LEVEL_SIDE:
+                    yield (cv2.resize(work, (lw, lh), interpolation=level_mode(level)),
+                           factor * level, left, top, False)
+        for zoom in more:
+            working = self.working(image, zoom, self._window(places, base))
+            if working is not None:
+                yield (*working, True)
 
-    def _window(self, places: list[Point]) -> tuple[float, float, float, float] | None:
-        """The tray area cut to WINDOW_REACH die sides around ``places`` (input pixels);
-        the tray area itself when there are none."""
-        if not places or self.scale is None:
+    def _window(self, places: list[Point], base: float
+                ) -> tuple[float, float, float, float] | None:
+        """The tray area cut to WINDOW_REACH die sides around ``places`` (input pixels;
+        a die side: DIE_SIDE working pixels at the working scale ``base``, the size the
+        network learned dice at); the tray area itself when there are none."""
+        if not places:
             return self.area
-        reach = WINDOW_REACH * DIE_SIDE / self.scale
+        reach = WINDOW_REACH * DIE_SIDE / base
         x0 = min(p[0] for p in places) - reach
         y0 = min(p[1] for p in places) - reach
         x1 = max(p[0] for p in places) + reach
