@@ -97,7 +97,9 @@ class RestDetector:
         # the whole reading, with the candidates ranked (DiceReader.read_ranked), of the
         # frame a throw is told from: its dice, and its readings by count. Read instead of
         # ``read`` on a frame likely to be reported (its quick reading is a part of it:
-        # Ranked.quick), else on the reported frame too
+        # Ranked.quick, read there by both networks of the shipped pair, by the first alone
+        # in ``read``: where they differ, the report waits a frame), else on the reported
+        # frame too
         self.rank = rank
         self.source = source
         self.area = area
