@@ -511,18 +511,7 @@ def test_larger_scales_are_read_only_around_the_first_scales_candidates() -> Non
                                                                                430)
     assert r._window([(10.0, 700.0, 30.0)], base) == (0, 620, 90, 719)  # cut to the tray area
     assert r._window([], base) == r.area
-    sizes = []
-    working = r.working
-
-    def spy(image: np.ndarray, zoom: float = 1.0,
-            area: tuple[float, float, float, float] | None = None
-            ) -> tuple[np.ndarray, float, int, int] | None:
-        out = working(image, zoom, area)
-        if out is not None:
-            sizes.append((zoom, out[0].shape[:2]))
-        return out
-
-    r.working = spy  # type: ignore[method-assign]
+    sizes = _working_sizes(r)
     frame = np.full((720, 1280, 3), 60, np.uint8)
     cv2.rectangle(frame, (880, 500), (920, 540), (235, 235, 235), -1)  # a drawn one
     cv2.circle(frame, (900, 520), 4, (20, 20, 20), -1)
@@ -583,18 +572,7 @@ def test_uncalibrated_zoom_level_is_read_only_around_the_first_levels_candidates
     assert r._window([(150.0, 650.0, 30.0)], 0.5) == (100, 522, 278, 700)  # cut to the area
     assert r._window([], 0.5) == r.area
     r.area = None
-    sizes = []
-    working = r.working
-
-    def spy(image: np.ndarray, zoom: float = 1.0,
-            area: tuple[float, float, float, float] | None = None
-            ) -> tuple[np.ndarray, float, int, int] | None:
-        out = working(image, zoom, area)
-        if out is not None:
-            sizes.append((zoom, out[0].shape[:2]))
-        return out
-
-    r.working = spy  # type: ignore[method-assign]
+    sizes = _working_sizes(r)
     _drawn_die(frame, 900, 520, 40, 5)
     assert [d.value for d in r.read(frame)] == [5]
     (one, whole), (zoom, window) = sizes
@@ -604,3 +582,20 @@ def test_uncalibrated_zoom_level_is_read_only_around_the_first_levels_candidates
     sizes.clear()
     r.read_quick(frame)
     assert [z for z, _ in sizes] == [1.0]  # the quick reading: the first level alone
+
+
+def _working_sizes(reader: DiceReader) -> list[tuple[float, tuple[int, ...]]]:
+    """The zoom and shape of each working image ``reader`` makes from now on."""
+    sizes: list[tuple[float, tuple[int, ...]]] = []
+    working = reader.working
+
+    def spy(image: np.ndarray, zoom: float = 1.0,
+            area: tuple[float, float, float, float] | None = None
+            ) -> tuple[np.ndarray, float, int, int] | None:
+        out = working(image, zoom, area)
+        if out is not None:
+            sizes.append((zoom, out[0].shape[:2]))
+        return out
+
+    reader.working = spy  # type: ignore[method-assign]
+    return sizes
