@@ -49,8 +49,9 @@ from vision.pips import count_pips_many
 MODEL_PATH = Path(__file__).resolve().parent / "models" / "dice.npz"
 # a second network, trained from scratch with rendered dice (vision/train/dice_render.py),
 # averaged with the first in the whole reading (NetMean; read_quick reads the first alone):
-# on set-ups neither learned from, the pair read 9 to 13 points more close-up dice than the
-# first recipe alone, and 4 to 8 more paper dice (docs/vision.md, issue 15)
+# on set-ups neither learned from, the pair read 9 to 13 points more close-up dice per die
+# than the first recipe alone, 1 to 4 more paper dice (5 to 9 on photos of few dice): see
+# docs/vision.md, issue 15
 PARTNER_PATH = MODEL_PATH.parent / "dice-rendered.npz"
 OFFSET = 0.4  # training's offset points (more hard negatives) lie this many sizes from a peak
 THRESHOLD = 10.0  # the least centre-surround response of a candidate when reading ...
