@@ -34,15 +34,15 @@ import cv2  # noqa: E402
 
 
 def main(argv: list[str]) -> int:
-    from vision.dice import MODEL_PATH, DiceReader
+    from vision.dice import MODEL_PATH, PARTNER_PATH, DiceReader
     from vision.dice_setups import SETUPS, evaluate, photos_of
 
     parser = argparse.ArgumentParser(prog="companion bench dice-setups",
                                      description="the dice reader scored per set-up")
     parser.add_argument("--model", type=Path, action="append",
-                        help="the model file (default the shipped one); repeated: read with "
-                        "all their networks, their probabilities averaged (the first file's "
-                        "bars)")
+                        help="a model file (default the shipped pair, dice.npz and "
+                        "dice-rendered.npz); repeated: read with all their networks, their "
+                        "probabilities averaged (the first file's bars)")
     parser.add_argument("--setup", action="append", choices=SETUPS,
                         help="score only this set-up (repeatable; default all)")
     parser.add_argument("--tray-part", choices=("train", "val", "test"),
@@ -77,10 +77,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
-    models = args.model or [MODEL_PATH]
-    if args.learn and len(models) > 1:
-        print("--learn needs one model: several networks averaged have no one layer to learn.")
-        return 1
+    models = args.model or [MODEL_PATH, PARTNER_PATH]  # the shipped pair
     try:
         reader = DiceReader.load(*models)
     except (FileNotFoundError, KeyError, ValueError) as exc:

@@ -474,21 +474,23 @@ def test_calibrated_reading_at_two_scales_reads_more_dice_than_the_quick_one(
     merges the two (SCALE_LEVELS); read_quick, the camera's reading of each still frame, is
     the calibrated scale alone: exactly the one-scale reading, and the part of the whole
     reading that Ranked.quick carries. On the tray photos' test split at their labelled
-    scale, the whole reading reads more dice right (230 -> 234 of 240 on 2026-11-28)."""
+    scale, the whole reading reads more dice right (230 -> 234 of 240 on 2026-11-28). With
+    the shipped pair, read_quick reads with the first network alone."""
     from vision.dice_setups import labelled_scale, photos_of, score_photo
 
-    one = DiceReader.load()
+    # the first network alone (read_quick's; the whole reading averages the shipped pair)
+    one, alone = DiceReader.load(MODEL_PATH), DiceReader.load(MODEL_PATH)
     one.scale_levels = (1.0,)
     right_whole = right_quick = 0
     try:
         for photo in photos_of("tray", "test"):
             image = imread(photo.path)
-            for r in (reader, one):
+            for r in (reader, one, alone):
                 r.calibrate(labelled_scale(photo))
             quick = reader.read_quick(image)
             assert quick == one.read(image)
+            assert alone.read_ranked(image, 0).quick == quick
             ranked = reader.read_ranked(image, 0)
-            assert ranked.quick == quick
             right_whole += score_photo(photo, ranked.dice).correct
             right_quick += score_photo(photo, quick).correct
     finally:
@@ -509,18 +511,7 @@ def test_larger_scales_are_read_only_around_the_first_scales_candidates() -> Non
                                                                                430)
     assert r._window([(10.0, 700.0, 30.0)], base) == (0, 620, 90, 719)  # cut to the tray area
     assert r._window([], base) == r.area
-    sizes = []
-    working = r.working
-
-    def spy(image: np.ndarray, zoom: float = 1.0,
-            area: tuple[float, float, float, float] | None = None
-            ) -> tuple[np.ndarray, float, int, int] | None:
-        out = working(image, zoom, area)
-        if out is not None:
-            sizes.append((zoom, out[0].shape[:2]))
-        return out
-
-    r.working = spy  # type: ignore[method-assign]
+    sizes = _working_sizes(r)
     frame = np.full((720, 1280, 3), 60, np.uint8)
     cv2.rectangle(frame, (880, 500), (920, 540), (235, 235, 235), -1)  # a drawn one
     cv2.circle(frame, (900, 520), 4, (20, 20, 20), -1)
@@ -547,8 +538,9 @@ def test_uncalibrated_whole_reading_finds_a_die_too_small_for_the_first_level(
     LEVELS: a three 13 pixels across beside a five of 36, too small for the candidate sizes,
     is read there and not by read_quick (the camera's reading of each still frame), which is
     the reading without that level and the part of the whole reading Ranked.quick carries."""
-    plain = DiceReader.load()
+    plain = DiceReader.load(MODEL_PATH)  # read_quick's network (the pair's first) alone
     plain.zoom_level = None  # the reading before ZOOM_LEVEL
+    alone = DiceReader.load(MODEL_PATH)
     frame = np.full((640, 640, 3), 90, np.uint8)
     frame += np.random.default_rng(0).integers(0, 4, frame.shape, dtype=np.uint8)
     _drawn_die(frame, 300, 300, 36, 5)
@@ -556,8 +548,8 @@ def test_uncalibrated_whole_reading_finds_a_die_too_small_for_the_first_level(
     quick = reader.read_quick(frame)
     assert quick == plain.read(frame)
     assert not any(d.value == 3 for d in quick)
+    assert alone.read_ranked(frame, 0).quick == quick
     ranked = reader.read_ranked(frame, 0)
-    assert ranked.quick == quick
     assert [(d.value, round(d.x / 10), round(d.y / 10)) for d in sorted(
         ranked.dice, key=lambda d: d.x)] == [(5, 30, 30), (3, 36, 31)]
     # on the tray photos' test split too, read_quick is the reading without ZOOM_LEVEL
@@ -565,7 +557,7 @@ def test_uncalibrated_whole_reading_finds_a_die_too_small_for_the_first_level(
         image = imread(photo.path)
         quick = reader.read_quick(image)
         assert quick == plain.read(image)
-        assert reader.read_ranked(image).quick == quick
+        assert alone.read_ranked(image).quick == quick
 
 
 def test_uncalibrated_zoom_level_is_read_only_around_the_first_levels_candidates() -> None:
@@ -580,18 +572,7 @@ def test_uncalibrated_zoom_level_is_read_only_around_the_first_levels_candidates
     assert r._window([(150.0, 650.0, 30.0)], 0.5) == (100, 522, 278, 700)  # cut to the area
     assert r._window([], 0.5) == r.area
     r.area = None
-    sizes = []
-    working = r.working
-
-    def spy(image: np.ndarray, zoom: float = 1.0,
-            area: tuple[float, float, float, float] | None = None
-            ) -> tuple[np.ndarray, float, int, int] | None:
-        out = working(image, zoom, area)
-        if out is not None:
-            sizes.append((zoom, out[0].shape[:2]))
-        return out
-
-    r.working = spy  # type: ignore[method-assign]
+    sizes = _working_sizes(r)
     _drawn_die(frame, 900, 520, 40, 5)
     assert [d.value for d in r.read(frame)] == [5]
     (one, whole), (zoom, window) = sizes
@@ -601,3 +582,20 @@ def test_uncalibrated_zoom_level_is_read_only_around_the_first_levels_candidates
     sizes.clear()
     r.read_quick(frame)
     assert [z for z, _ in sizes] == [1.0]  # the quick reading: the first level alone
+
+
+def _working_sizes(reader: DiceReader) -> list[tuple[float, tuple[int, ...]]]:
+    """The zoom and shape of each working image ``reader`` makes from now on."""
+    sizes: list[tuple[float, tuple[int, ...]]] = []
+    working = reader.working
+
+    def spy(image: np.ndarray, zoom: float = 1.0,
+            area: tuple[float, float, float, float] | None = None
+            ) -> tuple[np.ndarray, float, int, int] | None:
+        out = working(image, zoom, area)
+        if out is not None:
+            sizes.append((zoom, out[0].shape[:2]))
+        return out
+
+    reader.working = spy  # type: ignore[method-assign]
+    return sizes

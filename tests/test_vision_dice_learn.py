@@ -82,8 +82,11 @@ def test_learning_a_set_up_the_model_never_saw_never_reads_it_worse() -> None:
 
 def test_a_zero_die_correction_reads_as_the_shipped_network() -> None:
     """P(die) corrected by nothing is the shipped P(die), and the values stay the shipped
-    ones; a correction raises P(die) without touching P(value | die)."""
-    reader = DiceReader.load()
+    ones; a correction raises P(die) without touching P(value | die) (of the network it
+    corrects: with the shipped pair, its first; the pair's zero correction reads as the
+    pair)."""
+    pair = DiceReader.load()
+    reader = DiceReader.load(MODEL_PATH)
     rng = np.random.default_rng(1)
     from vision.dice_features import NET_SIDE
 
@@ -97,6 +100,8 @@ def test_a_zero_die_correction_reads_as_the_shipped_network() -> None:
     values = raised[:, 1:] / raised[:, 1:].sum(axis=1, keepdims=True)
     assert np.allclose(values, plain[:, 1:] / plain[:, 1:].sum(axis=1, keepdims=True),
                        atol=1e-4)
+    assert np.allclose(pair.net.with_die(np.zeros(dims), np.zeros(1)).probabilities(crops),
+                       pair.net.probabilities(crops), atol=1e-5)
 
 
 def test_the_die_correction_is_kept_only_when_left_out_throws_read_better() -> None:

@@ -237,3 +237,28 @@ def test_a_throw_is_told_from_the_whole_reading_once_the_quick_ones_agree() -> N
     whole[0] = quick[0]
     seen = _run(detector, [hand] + [still] * 6)
     assert [obs.values for _, obs in seen if isinstance(obs, DiceSeen)] == [(5, 6)]
+
+
+def test_a_foreseen_frame_whose_whole_reading_differs_in_value_is_told_at_once() -> None:
+    """The frame foreseen as the throw's is read whole (by both networks of the shipped
+    pair) and its quick part can read a doubtful die's value otherwise than the quick
+    readings before it (the first network alone): the same dice at the same places agree, so
+    the throw is told from that frame, with the whole reading's values, not a frame later."""
+    from vision.dice import Ranked
+
+    still = np.full((100, 100, 3), 128, np.uint8)
+    quick = [Die(3, 20, 50, 20, 0.99), Die(5, 70, 50, 20, 0.6)]
+    whole = [Die(3, 20, 50, 20, 0.99), Die(6, 71, 50, 20, 0.55)]
+
+    def rank(frame: np.ndarray) -> Ranked:
+        return Ranked(list(whole), [], first=list(whole))
+
+    detector = RestDetector(lambda f: quick, rank=rank, stable=3, settle=1)
+    seen = _run(detector, [still] * 6)
+    told = [(i, obs.values) for i, obs in seen if isinstance(obs, DiceSeen)]
+    assert told == [(2, (3, 6))]  # the third still frame: two quick readings, then the whole
+    # a die elsewhere does not agree (it moved): the throw waits for the next quick reading
+    whole[1] = Die(6, 90, 50, 20, 0.55)
+    detector = RestDetector(lambda f: quick, rank=rank, stable=3, settle=1)
+    seen = _run(detector, [still] * 6)
+    assert [i for i, obs in seen if isinstance(obs, DiceSeen)] == [3]

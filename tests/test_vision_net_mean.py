@@ -8,11 +8,10 @@ from typing import Any
 import numpy as np
 import pytest
 
-from benchmarks.dice_setups import main as bench_setups
 from vision.cnn import ConvNet, NetMean
 from vision.dice import MODEL_PATH, DiceReader
-from vision.dice_learn import Throw, learn
-from vision.dice_photos import imread, load_photos, read_split
+from vision.dice_learn import Throw, examples, fingerprint, learn
+from vision.dice_photos import imread, load_photos, photos_in, read_split
 from vision.dice_setups import labelled_scale
 
 OTHER = MODEL_PATH.parent / "dice-tray.npz"  # a second network of the same classes
@@ -76,18 +75,39 @@ def test_one_model_reads_as_before_and_a_network_twice_reads_as_it_once(
     assert calls["turned"] > 0
 
 
-def test_learning_a_players_dice_needs_one_network(capsys: pytest.CaptureFixture[str]
-                                                   ) -> None:
+def test_a_players_dice_are_learned_on_the_first_network_and_the_others_average_in(
+) -> None:
     reader = DiceReader.load(MODEL_PATH, OTHER)
+    first, other = reader.net.nets if isinstance(reader.net, NetMean) else ((), ())
     photo = load_photos()[0]
     reader.calibrate(labelled_scale(photo))
     image = imread(photo.path)
     throw = Throw(image, [(d.centre[0], d.centre[1], d.value) for d in photo.dice])
-    with pytest.raises(ValueError, match="learn with one model"):
-        learn(reader, [throw])
+    learned = learn(reader, [throw], bar=False)
+    assert learned.model == fingerprint(DiceReader.load(MODEL_PATH))  # the first's layer
+    crops = examples(reader, throw)[0][:16]  # the network's inputs of the throw's candidates
+    assert np.array_equal(reader.net.features(crops), first.features(crops))
+    adapted = reader.net.with_values(learned.fc, learned.fcb)
+    assert isinstance(adapted, NetMean) and adapted.nets[1] is other
+    want = (first.with_values(learned.fc, learned.fcb).probabilities(crops)
+            + other.probabilities(crops)) / 2
+    assert np.allclose(adapted.probabilities(crops), want, atol=1e-6)
     with pytest.raises(ValueError, match="different classes"):
         NetMean([ConvNet(ConvNet.load(MODEL_PATH)[0].params, ("none", "die")),
                  ConvNet.load(MODEL_PATH)[0]])
-    assert bench_setups(["--model", str(MODEL_PATH), "--model", str(OTHER), "--learn",
-                         "3"]) == 1
-    assert "needs one model" in capsys.readouterr().out
+
+
+def test_the_shipped_pair_reads_quick_with_its_first_network_alone() -> None:
+    pair = DiceReader.load()  # MODEL_PATH and PARTNER_PATH
+    assert isinstance(pair.net, NetMean) and len(pair.net.nets) == 2
+    first = DiceReader.load(MODEL_PATH)
+    photos = photos_in("test")[:4]
+    differ = 0
+    for photo in photos:
+        image = imread(photo.path)
+        for reader in (pair, first):
+            reader.calibrate(labelled_scale(photo))
+        assert pair.read_quick(image) == first.read_quick(image)
+        assert isinstance(pair.net, NetMean)  # put back after the quick reading
+        differ += pair.read(image) != first.read(image)
+    assert differ  # the whole reading is the pair's: its confidences are not the first's

@@ -237,6 +237,10 @@ def _calibrate_dice(camera: _Camera, name: str, area: Area | None,
             (area, outline), found = region, "tray floor"
     reader = DiceReader.load()
     reader.accept = min(reader.accept, CALIBRATION_ACCEPT)
+    # the one die and the empty tray's ghosts are read by the first network alone: the
+    # calibration's bar (CALIBRATION_ACCEPT) was chosen for it, and the shipped pair's
+    # partner (learned from scratch) reads a printed tray rim as dice at that bar
+    pair, reader.net = reader.net, reader.net.alone
     if area is None:
         # no change seen (the die was in both pictures), or no floor around it: the die read
         # in the whole frame, and the floor around it once it is painted over
@@ -281,6 +285,7 @@ def _calibrate_dice(camera: _Camera, name: str, area: Area | None,
     answer = ask("To teach me your own dice from a few throws, type learn and press Enter; "
                  "press Enter to finish. ")
     if answer.strip().lower() in ("learn", "l", "yes", "y"):
+        reader.net = pair  # the players' throws are read as a game reads them
         learned = _learn_dice(camera, reader, die.size, ask)
         if learned is not None:
             settings["learned"] = learned

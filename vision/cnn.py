@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
@@ -60,6 +60,11 @@ class ConvNet:
     def channels(self) -> int:
         """Input channels (the first layer's weights are rows of 3x3xchannels)."""
         return int(self.params["c0"].shape[0]) // 9
+
+    @property
+    def alone(self) -> ConvNet:
+        """The network that reads alone (NetMean: its first)."""
+        return self
 
     @property
     def depth(self) -> int:
@@ -252,8 +257,9 @@ class ConvNet:
 class NetMean:
     """Several networks read as one: the mean of their class probabilities over the same
     crops (issue 15: networks trained by different recipes err on different dice of set-ups
-    they never saw). It reads as ConvNet reads; learning a player's dice (features, learned
-    layers) needs one network, and refuses."""
+    they never saw). It reads as ConvNet reads. The first network is the one that reads
+    alone (``alone``: the camera's reading of each still frame) and the one a player's dice
+    are learned on (features, learned layers); the others still average in."""
 
     def __init__(self, nets: Sequence[ConvNet]) -> None:
         if not nets:
@@ -264,8 +270,16 @@ class NetMean:
         self.classes = nets[0].classes
 
     @property
+    def alone(self) -> ConvNet:
+        return self.nets[0]
+
+    @property
     def channels(self) -> int:
         return self.nets[0].channels
+
+    @property
+    def params(self) -> dict[str, Array]:
+        return self.nets[0].params
 
     def probabilities(self, x: Array, batch: int = 8) -> Array:
         out: Array = np.stack([n.probabilities(x, batch) for n in self.nets]).mean(axis=0)
@@ -277,23 +291,14 @@ class NetMean:
                                for n in self.nets]).mean(axis=0)
         return out
 
-    @property
-    def params(self) -> dict[str, Array]:
-        _one_network()
+    def features(self, x: Array, batch: int = 8) -> Array:
+        return self.nets[0].features(x, batch)
 
-    def features(self, x: Array, batch: int = 8) -> NoReturn:
-        _one_network()
+    def die_logits(self, features: Array) -> Array:
+        return self.nets[0].die_logits(features)
 
-    def with_values(self, vfc: Array, vfcb: Array) -> NoReturn:
-        _one_network()
+    def with_values(self, vfc: Array, vfcb: Array) -> NetMean:
+        return NetMean([self.nets[0].with_values(vfc, vfcb), *self.nets[1:]])
 
-    def with_die(self, dfc: Array, dfcb: Array) -> NoReturn:
-        _one_network()
-
-    def die_logits(self, features: Array) -> NoReturn:
-        _one_network()
-
-
-def _one_network() -> NoReturn:
-    raise ValueError("several networks averaged have no one set of features or layers to "
-                     "learn a player's dice from: learn with one model")
+    def with_die(self, dfc: Array, dfcb: Array) -> NetMean:
+        return NetMean([self.nets[0].with_die(dfc, dfcb), *self.nets[1:]])

@@ -57,18 +57,24 @@ class Reading:
         # reading order: left to right
         return tuple(d.value for d in self.dice)
 
-    def same_as(self, other: Reading | None, tolerance: float = 0.35) -> bool:
-        """Same values at the same places (order-free matching)."""
+    def same_as(self, other: Reading | None, tolerance: float = 0.35,
+                values: bool = True) -> bool:
+        """Same values at the same places (order-free matching); ``values`` False: the same
+        places alone (placed_as)."""
         if other is None or len(other.dice) != len(self.dice):
             return False
         left = list(other.dice)
         for a in self.dice:
-            match = next((b for b in left if b.value == a.value
+            match = next((b for b in left if (b.value == a.value or not values)
                           and np.hypot(a.x - b.x, a.y - b.y) <= tolerance * a.size), None)
             if match is None:
                 return False
             left.remove(match)
         return True
+
+    def placed_as(self, other: Reading | None) -> bool:
+        """As many dice, at the same places, whatever their values."""
+        return self.same_as(other, values=False)
 
 
 def _counts(seen: Ranked, inside: Callable[[Die], bool]) -> tuple[CountReading, ...]:
@@ -97,7 +103,9 @@ class RestDetector:
         # the whole reading, with the candidates ranked (DiceReader.read_ranked), of the
         # frame a throw is told from: its dice, and its readings by count. Read instead of
         # ``read`` on a frame likely to be reported (its quick reading is a part of it:
-        # Ranked.quick), else on the reported frame too
+        # Ranked.quick, read there by both networks of the shipped pair, by the first alone
+        # in ``read``: the same dice at the same places agree), else on the reported frame
+        # too
         self.rank = rank
         self.source = source
         self.area = area
@@ -153,6 +161,12 @@ class RestDetector:
         dice = [d for d in (ranked.quick if ranked is not None else self.read(frame))
                 if self._in_area(d)]
         reading = Reading(tuple(sorted(dice, key=lambda d: d.x)))
+        if ranked is not None and reading.placed_as(self._recent[-1]):
+            # the whole reading's quick part is read by every network of the reader (the
+            # shipped pair), the quick readings before it by the first alone: the same dice
+            # at the same places agree with them, and the throw is told from the whole
+            # reading (which keeps its own doubt about a value) without waiting a frame
+            reading = self._recent[-1]
         self._recent.append(reading)
         del self._recent[: -self.window]
         agree = sum(1 for r in self._recent if r.same_as(reading) or (not r.dice

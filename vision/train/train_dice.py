@@ -2,6 +2,9 @@
 
     pip install -e .[train]          # PyTorch, for training only
     python -m vision.train.train_dice [--epochs N] [--out PATH] [--leave-out SETUP]
+    # the shipped pair's second network (averaged with the first in the whole reading):
+    python -m vision.train.train_dice --scratch --epochs 6 --render 20000 \
+        --out vision/models/dice-rendered.npz
 
 Learns from every set-up (vision/dice_setups.py): the ``train`` split of the tray photos
 (tests/data/dice-photos; ``val`` and ``test`` are never learned from) and the close-up and
