@@ -157,6 +157,40 @@ def _saved(home: Path) -> dict:
     return dict(data["dice"])
 
 
+def test_calibrate_saved_before_the_input_ends_is_kept_and_said_so(tmp_path, sprites,
+                                                                     capsys):
+    """The input ends (Ctrl-D, a pipe) at the question about learning the players' dice, or
+    while learning them: the tray and die size were saved, and nothing says otherwise."""
+    rng = np.random.default_rng(4)
+    empty = tray_scene(rng)
+    later = with_die(empty, sprites[1], 480, 320, rng)
+    video = tmp_path / "tray.avi"
+    _record(video, [empty] * GRAB + [later] * GRAB)
+    # Enter, Enter, then the input ends at the question about learning
+    assert calibrate_main(["dice", "--camera", str(video)], ask=_ending(["", ""])) == 0
+    assert _saved(tmp_path)["area_from"] == "tray floor"
+    out = capsys.readouterr()
+    assert "Nothing was saved" not in out.out + out.err
+    assert calibrate_main(["dice", "--camera", str(video)],
+                          ask=_ending(["", "", "learn"])) == 2
+    assert _saved(tmp_path)["area_from"] == "tray floor"
+    out = capsys.readouterr()
+    assert "the die size are saved" in out.err and "Nothing was saved" not in out.err
+
+
+def _ending(answers: list[str]):
+    """An ask that answers these, then finds the input ended."""
+    left = iter(answers)
+
+    def ask(text: str) -> str:
+        answer = next(left, None)
+        if answer is None:
+            raise EOFError
+        return answer
+
+    return ask
+
+
 def test_calibrate_finds_the_tray_from_a_recording(tmp_path, sprites, capsys):
     rng = np.random.default_rng(4)
     empty = tray_scene(rng)

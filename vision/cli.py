@@ -282,11 +282,19 @@ def _calibrate_dice(camera: _Camera, name: str, area: Area | None,
     print(f"Saved: tray area {[round(v) for v in area]} ({found}){shape}, die size "
           f"{die.size:.0f} pixels, floor colour (Lab) {[round(v) for v in colour]} "
           f"-> {path}")
-    answer = ask("To teach me your own dice from a few throws, type learn and press Enter; "
-                 "press Enter to finish. ")
+    try:
+        answer = ask("To teach me your own dice from a few throws, type learn and press "
+                     "Enter; press Enter to finish. ")
+    except EOFError:  # the input ended after the set-up was saved: as Enter
+        return 0
     if answer.strip().lower() in ("learn", "l", "yes", "y"):
         reader.net = pair  # the players' throws are read as a game reads them
-        learned = _learn_dice(camera, reader, die.size, ask)
+        try:
+            learned = _learn_dice(camera, reader, die.size, ask)
+        except EOFError:
+            _refuse("The input ended while I was learning your dice: the tray and the die "
+                    "size are saved, your dice are not learned.", sys.stderr)
+            return 2
         if learned is not None:
             settings["learned"] = learned
             save_calibration("dice", settings)
