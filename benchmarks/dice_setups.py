@@ -34,7 +34,7 @@ import cv2  # noqa: E402
 
 
 def main(argv: list[str]) -> int:
-    from vision.dice import MODEL_PATH, PARTNER_PATH, DiceReader
+    from vision.dice import SHIPPED_MODELS, DiceReader
     from vision.dice_setups import SETUPS, evaluate, photos_of
 
     parser = argparse.ArgumentParser(prog="companion bench dice-setups",
@@ -77,7 +77,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
-    models = args.model or [MODEL_PATH, PARTNER_PATH]  # the shipped pair
+    models = args.model or list(SHIPPED_MODELS)
     try:
         reader = DiceReader.load(*models)
     except (FileNotFoundError, KeyError, ValueError) as exc:

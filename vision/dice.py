@@ -53,6 +53,7 @@ MODEL_PATH = Path(__file__).resolve().parent / "models" / "dice.npz"
 # than the first recipe alone, 1 to 4 more paper dice (5 to 9 on photos of few dice): see
 # docs/vision.md, issue 15
 PARTNER_PATH = MODEL_PATH.parent / "dice-rendered.npz"
+SHIPPED_MODELS = (MODEL_PATH, PARTNER_PATH)  # what DiceReader.load() reads
 OFFSET = 0.4  # training's offset points (more hard negatives) lie this many sizes from a peak
 THRESHOLD = 10.0  # the least centre-surround response of a candidate when reading ...
 LIMIT = 200  # ... and the most candidates (tray photos in the train split have up to 140)
@@ -468,7 +469,7 @@ class DiceReader:
         PARTNER_PATH); several, all their networks averaged (NetMean: the mean of their
         probabilities), with the first file's bars, pip counter and levels; the first
         network reads alone in read_quick."""
-        paths = paths or (MODEL_PATH, PARTNER_PATH)
+        paths = paths or SHIPPED_MODELS
         for p in paths:
             if not p.is_file():
                 raise FileNotFoundError(f"no dice model at {p}: run python -m "
@@ -590,7 +591,7 @@ class DiceReader:
         first picture's candidates, which the caller fills in after reading it (this
         generator runs on only when asked for the next). Last: whether it is one of
         ``more`` (not read by read_quick)."""
-        base = self.scale or self.work_size / max(image.shape[:2])
+        base = self._base_scale(image)
         if self.scale is not None:
             for zoom in levels:
                 working = self.working(image, zoom)
@@ -631,13 +632,18 @@ class DiceReader:
             x0, y0, x1, y1 = max(x0, ax0), max(y0, ay0), min(x1, ax1), min(y1, ay1)
         return (x0, y0, x1, y1)
 
+    def _base_scale(self, image: NDArray[Any]) -> float:
+        """Input to working pixels at zoom 1: the calibrated scale, else the longer side
+        fitted to work_size."""
+        return self.scale or self.work_size / max(image.shape[:2])
+
     def working(self, image: NDArray[Any], zoom: float = 1.0,
                 area: tuple[float, float, float, float] | None = None
                 ) -> tuple[NDArray[Any], float, int, int] | None:
         """The working image (the tray area, or ``area`` when given, and a margin, at the
         working scale times ``zoom``), its scale and where it starts in ``image``; None when
         the area leaves too little to read."""
-        factor = (self.scale or self.work_size / max(image.shape[:2])) * zoom
+        factor = self._base_scale(image) * zoom
         if abs(factor - 1) <= 0.05:
             factor = 1.0
         # with a tray area, only the area (and a margin for the background estimate and the
