@@ -22,7 +22,12 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.card_cloth import _pattern_cards, _unchecked_cards
-from vision.card_pale import _backs_on_pale_table, _bordered_cards, _on_pale_table
+from vision.card_pale import (
+    _backs_on_pale_table,
+    _bordered_cards,
+    _edge_outlined_cards,
+    _on_pale_table,
+)
 from vision.card_refit import refit
 from vision.card_shapes import (
     EDGES,
@@ -296,6 +301,11 @@ def find_cards(image: NDArray[Any], min_area: float, edges: bool = True) -> tupl
             # bumps, fitted through (its two corners must read alike: cards.py)
             for quad in refitted:
                 if _same(quads, quad) is None and not _overlapping([quad, *quads]):
+                    quads.append(quad)
+                    by_edges.append(True)
+            if edges:  # court cards: closed off by their edge joined to their picture's
+                for quad in _edge_outlined_cards(planes, min_area, image.shape,
+                                                 quads + backs):
                     quads.append(quad)
                     by_edges.append(True)
             continue
