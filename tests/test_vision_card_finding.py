@@ -317,3 +317,11 @@ def _read_right(design: str, seed: int, card: str) -> bool:
 def test_a_court_card_on_a_pale_table_is_found_by_its_edge_line(seed: int, card: str) -> None:
     assert _read_right("knoll-vector", seed, card), seed
 
+
+# Validation scenes of neoclassical on a checked cloth whose white checks join the card's
+# outline on every side (refused as overlapping before; the checks have the card's colour,
+# so the colour edges' fan test refused the card): its own edge closes it off (card_lined)
+@pytest.mark.parametrize(("seed", "card"), [(6_300_055, "7D"), (6_300_092, "10D"),
+                                            (6_300_092, "3D")])
+def test_a_card_joined_by_white_checks_is_closed_off_by_its_edge(seed: int, card: str) -> None:
+    assert _read_right("neoclassical", seed, card), seed

@@ -22,6 +22,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.card_cloth import _pattern_cards, _unchecked_cards
+from vision.card_lined import _lined_cards
 from vision.card_pale import (
     _backs_on_pale_table,
     _bordered_cards,
@@ -330,6 +331,9 @@ def find_cards(image: NDArray[Any], min_area: float, edges: bool = True) -> tupl
             again = refit(contour, _rough(cv2.convexHull(contour)))
             if again is not None:
                 weak, more = [order_corners(again)], False
+            else:  # white checks joined to a card: its own edge closes it off
+                weak = _lined_cards(planes, contour, min_area, image.shape)
+                more = not weak
         quads += found + weak
         by_edges += [False] * len(found) + [True] * len(weak)
         if more:
