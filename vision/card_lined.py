@@ -18,18 +18,20 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.card_pale import BORDER_INSET, _grown
+from vision.card_pale import BORDER_INSET, _grown, _outlined
 from vision.card_refit import refit
 from vision.card_shapes import (
     OVERLAP,
     SOLID,
     _dense,
     _near_edge,
+    _overlapping,
     _Planes,
     _rough,
     judge,
     order_corners,
 )
+from vision.morph import open_disc
 
 # the largest region beyond the cards found that may be left in the outline, by area
 # (relative to the smallest card's) and by length (relative to its short side): a white
@@ -42,23 +44,23 @@ REST_LENGTH = 0.5
 def _lined_cards(planes: _Planes, contour: NDArray[Any], min_area: float,
                  shape: tuple[int, ...]) -> list[NDArray[Any]]:
     """Whole cards closed off by the lightness's edges inside a refused outline, if the rest
-    of the outline is in pieces smaller than a quarter card; else none."""
+    of the outline is in pieces smaller than a quarter card and half its width; else none."""
     x, y, w, h = cv2.boundingRect(contour)
-    x0, y0 = max(x - 4, 0), max(y - 4, 0)
-    x1, y1 = min(x + w + 4, shape[1]), min(y + h + 4, shape[0])
+    x0, y0 = max(x - 8, 0), max(y - 8, 0)
+    x1, y1 = min(x + w + 8, shape[1]), min(y + h + 8, shape[0])
     blob: NDArray[Any] = np.zeros((y1 - y0, x1 - x0), np.uint8)
     cv2.drawContours(blob, [contour], -1, 255, -1, offset=(-x0, -y0))
-    inside = cv2.bitwise_and(blob, cv2.bitwise_not(planes.lines()[y0:y1, x0:x1]))
+    # (the card's edge line lies just outside the white mask's outline)
+    blob = cv2.dilate(blob, np.ones((9, 9), np.uint8))
+    lines = cv2.bitwise_and(blob, planes.lines()[y0:y1, x0:x1])
+    inside = cv2.bitwise_and(blob, cv2.bitwise_not(lines))
     inside = cv2.morphologyEx(inside, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     regions, hierarchy = cv2.findContours(inside, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE,
                                           offset=(x0, y0))
-    if hierarchy is None:
-        return []
     cards: list[NDArray[Any]] = []
-    rest: list[tuple[float, float]] = []  # each other region's area and length
-    for region, parent in zip(regions, hierarchy[0][:, 3], strict=True):
-        if parent != -1:
-            continue  # a region's holes are other regions' edges
+    rest: list[NDArray[Any]] = []  # the regions that are no card
+    for k in [] if hierarchy is None else np.flatnonzero(hierarchy[0][:, 3] == -1):
+        region = regions[int(k)]  # (a region's holes are other regions' edges)
         area = cv2.contourArea(region)
         if area < 0.05 * min_area:
             continue
@@ -70,13 +72,58 @@ def _lined_cards(planes: _Planes, contour: NDArray[Any], min_area: float,
                 again = refit(_dense(region), _rough(hull))
                 quad = "" if again is None else order_corners(again)
         if isinstance(quad, str) or _near_edge(quad, shape):
-            rest.append((area, max(cv2.minAreaRect(region)[1])))
-            continue
-        cards.append(_grown(quad, BORDER_INSET))
+            rest.append(region)
+        else:
+            cards.append(_grown(quad, BORDER_INSET))
+    if not cards:
+        # large pips joined to the card's edge (knoll-vector's) cut its paper into pieces:
+        # the card's edge line, joined to the pips' edges, closes it off whole
+        cards = _outlined(lines, (x0, y0), min_area, shape, [])
     if not cards:
         return []
+    cards += _beside(contour, (x0, y0), blob.shape, cards, min_area, shape)
     least = min(cv2.contourArea(q) for q in cards)
     short = min(min(cv2.minAreaRect(q)[1]) for q in cards)
-    if any(a >= REST_AREA * least or n >= REST_LENGTH * short for a, n in rest):
-        return []
+    core = cv2.erode(blob, np.ones((5, 5), np.uint8))
+    for region in rest:
+        points = region.reshape(-1, 2) - [x0, y0]
+        if not core[points[:, 1], points[:, 0]].all():
+            continue  # the table around the outline (the blob was grown over it)
+        middle = np.mean(region.reshape(-1, 2), axis=0)
+        if any(cv2.pointPolygonTest(q.reshape(-1, 1, 2), (float(middle[0]), float(middle[1])),
+                                    False) >= 0 for q in cards):
+            continue  # a piece of a card found (its paper cut by pips or a picture)
+        if (cv2.contourArea(region) >= REST_AREA * least
+                or max(cv2.minAreaRect(region)[1]) >= REST_LENGTH * short):
+            return []
     return cards
+
+
+def _beside(contour: NDArray[Any], offset: tuple[int, int], size: tuple[int, ...],
+            cards: list[NDArray[Any]], min_area: float,
+            shape: tuple[int, ...]) -> list[NDArray[Any]]:
+    """A court card touching the cards found at an angle (its picture cuts its paper into
+    pieces no region of which is a card): what the outline has left beyond the cards found,
+    opened, if it is a card's shape."""
+    left: NDArray[Any] = np.zeros(size[:2], np.uint8)
+    cv2.drawContours(left, [contour], -1, 255, -1, offset=(-offset[0], -offset[1]))
+    for q in cards:
+        cv2.fillConvexPoly(left, np.round(_grown(q, 2.0) - offset).astype(np.int32), 0)
+    width = int(0.25 * np.sqrt(min_area)) | 1
+    left = open_disc(left, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (width, width)))
+    parts, _ = cv2.findContours(left, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE,
+                                offset=offset)
+    out: list[NDArray[Any]] = []
+    for part in parts:
+        area = cv2.contourArea(part)
+        hull = cv2.convexHull(part)
+        if area < min_area or area < SOLID * cv2.contourArea(hull):
+            continue
+        quad = judge(_dense(hull), shape)
+        if isinstance(quad, str) and quad == OVERLAP:
+            again = refit(part, _rough(hull))
+            quad = "" if again is None else order_corners(again)
+        if not isinstance(quad, str) and not _near_edge(quad, shape) and not _overlapping(
+                [quad, *cards, *out]):
+            out.append(quad)
+    return out

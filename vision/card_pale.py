@@ -234,8 +234,15 @@ def _edge_outlined_cards(planes: _Planes, min_area: float, shape: tuple[int, ...
     margin, but their own edge is one closed line joined to the picture's edges. Each
     joined set of edges, filled and opened (off the table's specks and hairs joined to it),
     is judged as a card."""
-    contours, _ = cv2.findContours(planes.lines(), cv2.RETR_EXTERNAL,
-                                   cv2.CHAIN_APPROX_SIMPLE)
+    return _outlined(planes.lines(), (0, 0), min_area, shape, found)
+
+
+def _outlined(lines: NDArray[Any], offset: tuple[int, int], min_area: float,
+              shape: tuple[int, ...], found: list[NDArray[Any]]) -> list[NDArray[Any]]:
+    """_edge_outlined_cards' search in ``lines`` (edge lines of the frame, or of a part of
+    it at ``offset``)."""
+    contours, _ = cv2.findContours(lines, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE,
+                                   offset=offset)
     largest = LARGEST * shape[0] ** 2
     width = int(0.25 * np.sqrt(min_area)) | 1
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (width, width))
@@ -267,7 +274,8 @@ def _edge_outlined_cards(planes: _Planes, min_area: float, shape: tuple[int, ...
                 # fitted to the outline's own straight stretches: hairs of the table's
                 # edges and a shadow's edge joined to the card's push its hull out
                 again = refit(part, _rough(hull))
-                quad = "" if again is None else order_corners(again)
+                if again is not None:
+                    quad = order_corners(again)
             if isinstance(quad, str) or _near_edge(quad, shape):
                 continue
             quad = _grown(quad, SHRINK)
