@@ -300,9 +300,9 @@ def test_balance_ignores_a_channel_the_camera_clipped() -> None:
     assert (balance(white) == white).all()
 
 
-def _read_right(design: str, seed: int, card: str) -> bool:
+def _read_right(design: str, seed: int, card: str, light: str = "normal") -> bool:
     """Whether the reader reads ``card`` in validation scene ``seed``, once and rightly."""
-    scene = art_scene(np.random.default_rng(seed), [load_deck(design)], light="normal")
+    scene = art_scene(np.random.default_rng(seed), [load_deck(design)], light=light)
     i = next(k for k, c in enumerate(scene.cards) if str(c.card) == card)
     seen = CardReader.load().read(scene.image)
     at = [c for c in seen.cards if nearest_card(scene, np.array(c.corners).mean(axis=0)) == i]
@@ -325,3 +325,13 @@ def test_a_court_card_on_a_pale_table_is_found_by_its_edge_line(seed: int, card:
                                             (6_300_092, "3D")])
 def test_a_card_joined_by_white_checks_is_closed_off_by_its_edge(seed: int, card: str) -> None:
     assert _read_right("neoclassical", seed, card), seed
+
+
+# Validation scenes of knoll-vector on felt whose large black pips reach the card's edge:
+# the white mask's outline is notched and refused, and the pips cut the paper into pieces;
+# the card's edge line joined to the pips' edges closes it off whole (card_lined._outlined)
+@pytest.mark.parametrize(("seed", "card"), [(6_300_004, "9C"), (6_300_030, "9C")])
+def test_a_card_whose_pips_reach_its_edge_is_closed_off_by_its_edge_line(seed: int,
+                                                                         card: str) -> None:
+    assert _read_right("knoll-vector", seed, card), seed
+

@@ -25,13 +25,11 @@ from vision.card_shapes import (
     SOLID,
     _dense,
     _near_edge,
-    _overlapping,
     _Planes,
     _rough,
     judge,
     order_corners,
 )
-from vision.morph import open_disc
 
 # the largest region beyond the cards found that may be left in the outline, by area
 # (relative to the smallest card's) and by length (relative to its short side): a white
@@ -81,7 +79,6 @@ def _lined_cards(planes: _Planes, contour: NDArray[Any], min_area: float,
         cards = _outlined(lines, (x0, y0), min_area, shape, [])
     if not cards:
         return []
-    cards += _beside(contour, (x0, y0), blob.shape, cards, min_area, shape)
     least = min(cv2.contourArea(q) for q in cards)
     short = min(min(cv2.minAreaRect(q)[1]) for q in cards)
     core = cv2.erode(blob, np.ones((5, 5), np.uint8))
@@ -97,33 +94,3 @@ def _lined_cards(planes: _Planes, contour: NDArray[Any], min_area: float,
                 or max(cv2.minAreaRect(region)[1]) >= REST_LENGTH * short):
             return []
     return cards
-
-
-def _beside(contour: NDArray[Any], offset: tuple[int, int], size: tuple[int, ...],
-            cards: list[NDArray[Any]], min_area: float,
-            shape: tuple[int, ...]) -> list[NDArray[Any]]:
-    """A court card touching the cards found at an angle (its picture cuts its paper into
-    pieces no region of which is a card): what the outline has left beyond the cards found,
-    opened, if it is a card's shape."""
-    left: NDArray[Any] = np.zeros(size[:2], np.uint8)
-    cv2.drawContours(left, [contour], -1, 255, -1, offset=(-offset[0], -offset[1]))
-    for q in cards:
-        cv2.fillConvexPoly(left, np.round(_grown(q, 2.0) - offset).astype(np.int32), 0)
-    width = int(0.25 * np.sqrt(min_area)) | 1
-    left = open_disc(left, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (width, width)))
-    parts, _ = cv2.findContours(left, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE,
-                                offset=offset)
-    out: list[NDArray[Any]] = []
-    for part in parts:
-        area = cv2.contourArea(part)
-        hull = cv2.convexHull(part)
-        if area < min_area or area < SOLID * cv2.contourArea(hull):
-            continue
-        quad = judge(_dense(hull), shape)
-        if isinstance(quad, str) and quad == OVERLAP:
-            again = refit(part, _rough(hull))
-            quad = "" if again is None else order_corners(again)
-        if not isinstance(quad, str) and not _near_edge(quad, shape) and not _overlapping(
-                [quad, *cards, *out]):
-            out.append(quad)
-    return out
