@@ -10,7 +10,8 @@ enough to be cards (a fanned hand, overlapping cards, a card cut by the picture'
 *refused*: listed with a reason, never guessed at. The searches find_cards asks besides:
 cards lying side by side or notched by a pip (vision/card_touching.py), on a checked or
 patterned cloth (vision/card_cloth.py), on a table as pale as a card, backs there reported
-face down (vision/card_pale.py). Reading what is found is vision/cards.py's.
+face down (vision/card_pale.py), a card closed off by its own edge line inside an outline
+refused as overlapping (vision/card_lined.py). Reading what is found is vision/cards.py's.
 """
 
 from __future__ import annotations

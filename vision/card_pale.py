@@ -3,7 +3,8 @@
 There the table and the cards make one outline: cards are what is paler still than the
 table around them (_on_pale_table), a back is a coloured card-shaped region (face down:
 _backs_on_pale_table), and a card as white as the table is closed off by its own edge
-(_bordered_cards). An outline whose sides the table's pattern bumps is fitted again
+(_bordered_cards), a court card by its edge line joined to its picture's
+(_edge_outlined_cards). An outline whose sides the table's pattern bumps is fitted again
 (vision/card_refit.py). Used by vision/card_finder.py.
 """
 
