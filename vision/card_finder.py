@@ -10,7 +10,8 @@ enough to be cards (a fanned hand, overlapping cards, a card cut by the picture'
 *refused*: listed with a reason, never guessed at. The searches find_cards asks besides:
 cards lying side by side or notched by a pip (vision/card_touching.py), on a checked or
 patterned cloth (vision/card_cloth.py), on a table as pale as a card, backs there reported
-face down (vision/card_pale.py). Reading what is found is vision/cards.py's.
+face down (vision/card_pale.py), a card closed off by its own edge line inside an outline
+refused as overlapping (vision/card_lined.py). Reading what is found is vision/cards.py's.
 """
 
 from __future__ import annotations
@@ -22,7 +23,13 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.card_cloth import _pattern_cards, _unchecked_cards
-from vision.card_pale import _backs_on_pale_table, _bordered_cards, _on_pale_table
+from vision.card_lined import _lined_cards
+from vision.card_pale import (
+    _backs_on_pale_table,
+    _bordered_cards,
+    _edge_outlined_cards,
+    _on_pale_table,
+)
 from vision.card_refit import refit
 from vision.card_shapes import (
     EDGES,
@@ -298,6 +305,11 @@ def find_cards(image: NDArray[Any], min_area: float, edges: bool = True) -> tupl
                 if _same(quads, quad) is None and not _overlapping([quad, *quads]):
                     quads.append(quad)
                     by_edges.append(True)
+            if edges:  # court cards: closed off by their edge joined to their picture's
+                for quad in _edge_outlined_cards(planes, min_area, image.shape,
+                                                 quads + backs):
+                    quads.append(quad)
+                    by_edges.append(True)
             continue
         # cards lying side by side (touching, or closer than the mask's closing) make one
         # outline with a notch at each end of where they meet (edges=False, the training
@@ -320,6 +332,9 @@ def find_cards(image: NDArray[Any], min_area: float, edges: bool = True) -> tupl
             again = refit(contour, _rough(cv2.convexHull(contour)))
             if again is not None:
                 weak, more = [order_corners(again)], False
+            else:  # white checks joined to a card: its own edge closes it off
+                weak = _lined_cards(planes, contour, min_area, image.shape)
+                more = not weak
         quads += found + weak
         by_edges += [False] * len(found) + [True] * len(weak)
         if more:

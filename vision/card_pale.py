@@ -3,7 +3,8 @@
 There the table and the cards make one outline: cards are what is paler still than the
 table around them (_on_pale_table), a back is a coloured card-shaped region (face down:
 _backs_on_pale_table), and a card as white as the table is closed off by its own edge
-(_bordered_cards). An outline whose sides the table's pattern bumps is fitted again
+(_bordered_cards), a court card by its edge line joined to its picture's
+(_edge_outlined_cards). An outline whose sides the table's pattern bumps is fitted again
 (vision/card_refit.py). Used by vision/card_finder.py.
 """
 
@@ -17,7 +18,6 @@ from numpy.typing import NDArray
 
 from vision.card_refit import refit
 from vision.card_shapes import (
-    EDGES,
     LARGEST,
     OVERLAP,
     SOLID,
@@ -190,8 +190,7 @@ def _bordered_cards(planes: _Planes, min_area: float, shape: tuple[int, ...],
     the region: no opening (as _edge_cards'), which would take off more."""
     # the lightness's edges only: a third of the colour image's cost, and on validation
     # they closed off more cards (369 against 356 of 418 on pale tables; 316 before)
-    edges = cv2.Canny(cv2.GaussianBlur(planes.light, (3, 3), 0), *EDGES)
-    inside = cv2.bitwise_not(cv2.dilate(edges, np.ones((3, 3), np.uint8)))
+    inside = cv2.bitwise_not(planes.lines())
     inside = cv2.morphologyEx(inside, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     regions, hierarchy = cv2.findContours(inside, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     out: list[NDArray[Any]] = []
@@ -223,4 +222,64 @@ def _bordered_cards(planes: _Planes, min_area: float, shape: tuple[int, ...],
         quad = _grown(quad, BORDER_INSET)
         if _same(found + out, quad) is None and not _overlapping([quad, *found, *out]):
             out.append(quad)
+    return out
+
+
+SHRINK = -3.5  # the dilated edge line's outer side lies outside the card's side
+
+
+def _edge_outlined_cards(planes: _Planes, min_area: float, shape: tuple[int, ...],
+                         found: list[NDArray[Any]]) -> list[NDArray[Any]]:
+    """Court cards on a pale table: their picture and indices cut the paper inside the
+    edge into pieces no card's shape, and the table's lightness runs over part of their
+    margin, but their own edge is one closed line joined to the picture's edges. Each
+    joined set of edges, filled and opened (off the table's specks and hairs joined to it),
+    is judged as a card."""
+    return _outlined(planes.lines(), (0, 0), min_area, shape, found)
+
+
+def _outlined(lines: NDArray[Any], offset: tuple[int, int], min_area: float,
+              shape: tuple[int, ...], found: list[NDArray[Any]]) -> list[NDArray[Any]]:
+    """_edge_outlined_cards' search in ``lines`` (edge lines of the frame, or of a part of
+    it at ``offset``)."""
+    contours, _ = cv2.findContours(lines, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE,
+                                   offset=offset)
+    largest = LARGEST * shape[0] ** 2
+    width = int(0.25 * np.sqrt(min_area)) | 1
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (width, width))
+    out: list[NDArray[Any]] = []
+    for i in np.flatnonzero(_boxes(contours) >= min_area):
+        x, y, w, h = cv2.boundingRect(contours[int(i)])
+        if x <= 1 or y <= 1 or x + w >= shape[1] - 1 or y + h >= shape[0] - 1:
+            continue
+        if w * h > 2 * largest:
+            continue  # the table's own pattern joined up: no one card
+        middle = (x + w / 2, y + h / 2)
+        if any(cv2.pointPolygonTest(q.reshape(-1, 1, 2), middle, False) >= 0
+               for q in found + out):
+            continue
+        one: NDArray[Any] = np.zeros((h + 2, w + 2), np.uint8)
+        cv2.drawContours(one, contours, int(i), 255, -1, offset=(1 - x, 1 - y))
+        one = open_disc(one, disc)
+        parts, _ = cv2.findContours(one, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE,
+                                    offset=(x - 1, y - 1))
+        for part in parts:
+            area = cv2.contourArea(part)
+            if not min_area <= area <= largest:
+                continue
+            hull = cv2.convexHull(part)
+            if area < SOLID * cv2.contourArea(hull):
+                continue
+            quad = judge(_dense(hull), shape)
+            if not isinstance(quad, str) or quad == OVERLAP:
+                # fitted to the outline's own straight stretches: hairs of the table's
+                # edges and a shadow's edge joined to the card's push its hull out
+                again = refit(part, _rough(hull))
+                if again is not None:
+                    quad = order_corners(again)
+            if isinstance(quad, str) or _near_edge(quad, shape):
+                continue
+            quad = _grown(quad, SHRINK)
+            if _same(found + out, quad) is None and not _overlapping([quad, *found, *out]):
+                out.append(quad)
     return out

@@ -101,6 +101,15 @@ class _Planes:
         # each level's whole-frame mask is asked for up to four times a frame on a pale
         # table: made once (callers never write into it)
         self._white: dict[int, NDArray[Any]] = {}
+        self._lines: NDArray[Any] | None = None
+
+    def lines(self) -> NDArray[Any]:
+        """The lightness's edges (Canny, EDGES), dilated to lines 3 px wide: made once a
+        frame (two pale-table searches ask for them)."""
+        if self._lines is None:
+            edges = cv2.Canny(cv2.GaussianBlur(self.light, (3, 3), 0), *EDGES)
+            self._lines = cv2.dilate(edges, np.ones((3, 3), np.uint8))
+        return self._lines
 
     def paler(self, roi: tuple[slice, slice]) -> NDArray[Any]:
         """Colourless pixels paler than the table (glare, a card, a pale table), or white."""
