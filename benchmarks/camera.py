@@ -111,40 +111,19 @@ def _card_recording(path: Path, cards: int, fps: int, size: tuple[int, int], see
                     design: str, light: str) -> tuple[list[int], list[tuple[Any, ...]]]:
     from companion.cards import FULL_DECK
     from vision.card_art import load_deck
-    from vision.card_recording import lay_out
+    from vision.card_recording import GAME_CARDS, crazy_eights_plays, lay_out
     from vision.recording import write_video
 
     rng = np.random.default_rng(seed)
     laid: list[Any] = []
     while len(laid) < cards:
-        laid += _legal_game(FULL_DECK, min(GAME_CARDS, cards - len(laid)), rng)
+        laid += crazy_eights_plays(FULL_DECK, min(GAME_CARDS, cards - len(laid)), rng)
     frames, due = lay_out(load_deck(design), laid, size, light, rng, keep=False)
     write_video(path, frames, fps)
     return due, [(str(card),) for card in laid]
 
 
 EARLY = 3  # frames: see play()
-GAME_CARDS = 13  # a Crazy Eights game of the bench: the up card, then six plays each
-
-
-def _legal_game(deck: tuple[Any, ...], n: int, rng: np.random.Generator) -> list[Any]:
-    """``n`` cards a two-player Crazy Eights game accepts laid in turn: the up card, then
-    each matching the last in rank or suit, none seen twice, no eight (an eight waits for a
-    suit to be named, which the camera cannot do). Six plays each never empties a hand of
-    seven, so every card is a play the game takes and says something about."""
-    cards = [c for c in deck if c.rank != 8]
-    while True:  # a walk that runs out of matching cards starts again (rare)
-        order = [cards[int(i)] for i in rng.permutation(len(cards))]
-        game = [order.pop()]
-        while len(game) < n:
-            top = game[-1]
-            nxt = next((c for c in order if c.rank == top.rank or c.suit == top.suit), None)
-            if nxt is None:
-                break
-            order.remove(nxt)
-            game.append(nxt)
-        if len(game) == n:
-            return game
 
 
 def _calibrate(folder: Path, size: tuple[int, int]) -> None:
@@ -339,6 +318,8 @@ def main(argv: list[str]) -> int:
             games.append(Session.start(game, Journal(folder / f"game{len(games)}.sqlite"), sink,
                                        seed=args.seed, config=config))
             return games[-1]
+
+        from vision.card_recording import GAME_CARDS
 
         starts = frozenset(range(GAME_CARDS, len(due), GAME_CARDS)) if args.what == "cards" \
             else frozenset()

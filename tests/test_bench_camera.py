@@ -59,16 +59,17 @@ def test_the_cards_laid_are_plays_the_game_takes(seed: int) -> None:
     from companion.engine import CHANCE
     from companion.games import find
     from companion.observations import CardSeen
+    from vision.card_recording import GAME_CARDS, crazy_eights_plays
 
     rng = np.random.default_rng(seed)
-    cards = camera._legal_game(FULL_DECK, camera.GAME_CARDS, rng)
-    assert len(cards) == camera.GAME_CARDS == len(set(cards))
+    cards = crazy_eights_plays(FULL_DECK, GAME_CARDS, rng)
+    assert len(cards) == GAME_CARDS == len(set(cards))
     game = find("crazy-eights")(["Ann", "Bob"], {})
     state = game.new_state()
     for k, card in enumerate(cards):
         assert (state.current_player() == CHANCE) == (k == 0)
         state.apply(game.interpret(state, CardSeen(source="camera", card=str(card))))
-    assert not state.is_terminal() and len(state.discard) == camera.GAME_CARDS  # type: ignore[attr-defined]
+    assert not state.is_terminal() and len(state.discard) == GAME_CARDS  # type: ignore[attr-defined]
 
 
 def test_bench_camera_times_every_card_the_game_took(capsys: pytest.CaptureFixture[str]

@@ -200,6 +200,21 @@ def test_other_index_decks_read_after_calibration(reader: CardReader, design: st
     assert after.sure_wrong <= max(before.sure_wrong, 1), after.summary()
 
 
+def test_emulate_cards_lays_plays_the_game_takes(tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """A crazy-eights recording lays a game's plays, each matching the last card's rank or
+    suit (random cards made a demonstration of refusals); more than a game's 13 is refused."""
+    from vision.card_recording import GAME_CARDS, main
+
+    assert main(["--cards", str(GAME_CARDS), "--seed", "1", "--out",
+                 str(tmp_path / "cards.avi")]) == 0
+    laid = [Card.parse(c) for c in capsys.readouterr().out.split()]
+    assert len(laid) == GAME_CARDS == len(set(laid))
+    assert all(a.rank == b.rank or a.suit == b.suit for a, b in zip(laid, laid[1:]))
+    with pytest.raises(ValueError, match="--cards must be 1 to 13"):
+        main(["--cards", "14", "--out", str(tmp_path / "more.avi")])
+
+
 def test_emulate_cards_writes_a_recording_the_camera_reads(tmp_path: Path,
                                                           capsys: pytest.CaptureFixture[str]
                                                           ) -> None:

@@ -9,8 +9,9 @@ the camera's card reader (and ``calibrate cards``) without a camera.
 The faces are a real deck design from tests/data/card-art (by default ``neoclassical``, which
 the reader was never trained on; ``paris-french-index`` or ``atlas-german-index`` need
 ``calibrate cards`` first). A crazy-eights recording lays one card after another in the
-middle of the table, a hand bringing each in and taking it away, as cards are dealt and
-played; a cribbage recording lays a hand of four and the starter side by side, as for the
+middle of the table, plays the game takes (each matches the last card's rank or suit), a
+hand bringing each in and taking it away, as cards are dealt and played; a cribbage
+recording lays a hand of four and the starter side by side, as for the
 show. Beside it, a calibration recording shows each of the 52 cards alone for
 ``calibrate cards`` (answer n to the first question, then press Enter for each card). The
 cards printed are what the camera should read. A demonstration on rendered scenes, not a
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import cv2
@@ -46,6 +48,7 @@ from vision.recording import write_video
 SIZE = (960, 540)
 FPS = 15
 MOVING, RESTING = 8, 20  # frames of a card being brought in, then lying still
+GAME_CARDS = 13  # a Crazy Eights game laid: the up card, then six plays each
 DEALS = ("crazy-eights", "cribbage")
 GAME_FOR = {"crazy-eights": "crazy-eights --players Ann,Bob",
             "cribbage": "cribbage --players Ann,Bob"}
@@ -57,8 +60,8 @@ def main(argv: list[str]) -> int:
         description="Write a recording of real card faces laid on a table for "
         "--cards camera:FILE, and one for calibrate cards.")
     parser.add_argument("--deal", choices=DEALS, default="crazy-eights")
-    parser.add_argument("--cards", type=int, default=10, help="cards laid (1 to 52; "
-                        "cribbage lays 5)")
+    parser.add_argument("--cards", type=int, default=10, help=f"cards laid (1 to "
+                        f"{GAME_CARDS}; cribbage lays 5)")
     parser.add_argument("--design", default=HELD_OUT_DESIGNS[0],
                         help="a folder of tests/data/card-art")
     parser.add_argument("--light", choices=LIGHTS, default="normal")
@@ -66,8 +69,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--out", type=Path, default=Path("cards.avi"),
                         help="the recording to write (Motion JPEG in AVI)")
     args = parser.parse_args(argv)
-    if not 1 <= args.cards <= 52:
-        raise ValueError("--cards must be 1 to 52")
+    if not 1 <= args.cards <= GAME_CARDS:
+        raise ValueError(f"--cards must be 1 to {GAME_CARDS} (the up card, then six plays "
+                         "each: a hand of seven is not played out)")
     if not (ART_DIR / args.design).is_dir():
         designs = ", ".join(sorted(p.name for p in ART_DIR.iterdir() if p.is_dir())) \
             if ART_DIR.is_dir() else "none: run it from a clone of the repository"
@@ -75,8 +79,10 @@ def main(argv: list[str]) -> int:
     deck = load_deck(args.design)
     rng = np.random.default_rng(args.seed)
     background = table("wood", SIZE, rng).astype(np.float32)
-    count = 5 if args.deal == "cribbage" else args.cards
-    cards = [FULL_DECK[int(i)] for i in rng.choice(52, count, replace=False)]
+    if args.deal == "cribbage":
+        cards = [FULL_DECK[int(i)] for i in rng.choice(52, 5, replace=False)]
+    else:  # plays the game takes: a demonstration of refusals teaches nothing
+        cards = crazy_eights_plays(FULL_DECK, args.cards, rng)
     height = 0.34 * SIZE[1]
     light_seed = int(rng.integers(1 << 30))
     noisy = _Noise(rng, SIZE)
@@ -102,6 +108,26 @@ def main(argv: list[str]) -> int:
           f"  companion play {GAME_FOR[args.deal]} --cards 'camera:{args.out}?realtime'",
           file=sys.stderr)
     return 0
+
+
+def crazy_eights_plays(deck: Sequence[Card], n: int, rng: np.random.Generator) -> list[Card]:
+    """``n`` cards a two-player Crazy Eights game accepts laid in turn: the up card, then
+    each matching the last in rank or suit, none seen twice, no eight (an eight waits for a
+    suit to be named, which the camera cannot do). Six plays each (GAME_CARDS) never empties
+    a hand of seven, so every card is a play the game takes and says something about."""
+    cards = [c for c in deck if c.rank != 8]
+    while True:  # a walk that runs out of matching cards starts again (rare)
+        order = [cards[int(i)] for i in rng.permutation(len(cards))]
+        game = [order.pop()]
+        while len(game) < n:
+            top = game[-1]
+            nxt = next((c for c in order if c.rank == top.rank or c.suit == top.suit), None)
+            if nxt is None:
+                break
+            order.remove(nxt)
+            game.append(nxt)
+        if len(game) == n:
+            return game
 
 
 def _aspect(deck: Deck) -> float:
