@@ -615,6 +615,13 @@ class CardReader:
         rank_a, rank_b = self.rank_net.probabilities(feats), self.rank_net.probabilities(other)
         suit_a, suit_b = self.suit_net.probabilities(feats), self.suit_net.probabilities(other)
         ranks, suits = _agree(rank_a, rank_b), _agree(suit_a, suit_b)
+        alone_a = alone_b = None
+        if isinstance(self.rank_net, GlyphRanks) and any(by_edges):
+            # the MLP's own ranks: an outline found by edges alone must read one card by
+            # them too (the mean is softer, and a fan's two cards' corners agreed by it:
+            # generated validation fan 500,011)
+            alone_a = self.rank_net.mlp.probabilities(feats).argmax(axis=1)
+            alone_b = self.rank_net.mlp.probabilities(other).argmax(axis=1)
         backs = np.zeros(len(quads), np.float32)
         if len(self.rank_net.classes) > len(RANKS):  # the last class is a card's back
             backs = ranks[:, len(RANKS)]
@@ -638,7 +645,8 @@ class CardReader:
                 # does not know (a sure reading in both corners is a face, kept)
                 out.face_down.append(Refused(corners, FACE_DOWN))
                 continue
-            if by_edges[k] and first != second:
+            if by_edges[k] and (first != second or (
+                    alone_a is not None and alone_b is not None and alone_a[k] != alone_b[k])):
                 # found by edges alone, the outline may still be two cards (a fan whose
                 # cards the edges do not part): only if both corners read the same card
                 out.refused.append(Refused(corners, OVERLAP))
