@@ -69,3 +69,20 @@ def test_a_card_the_mlp_misreads_is_read_right_by_the_mean(reader: CardReader, s
                          if nearest_card(scene, np.array(c.corners).mean(axis=0)) == i])
     assert len(readings[0]) == 1 and readings[0][0] != card  # the MLP alone: wrong
     assert readings[1] == [card]
+
+
+def test_a_glyph_network_trains_on_unturned_glyphs_taller_than_wide() -> None:
+    pytest.importorskip("torch")
+    from vision.train.torch_fit import fit
+
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 64)
+    x = rng.random((64, RANK_SIZE[1], RANK_SIZE[0], 1)).astype(np.float32) * 0.2
+    x[y == 1, : RANK_SIZE[1] // 2] += 0.8  # class 1: ink in the top half (a turn would move it)
+    with pytest.raises(ValueError):
+        fit(x, y, (4,), ("a", "b"), epochs=1, log=False)  # a glyph cannot be turned
+    net = fit(x, y, (4, 8), ("a", "b"), epochs=10, batch=16, max_lr=1e-2, smoothing=0.0,
+              log=False, turns=False)
+    p = net.probabilities(x)
+    assert p.shape == (64, 2)
+    assert (p.argmax(axis=1) == y).mean() > 0.9
