@@ -41,6 +41,7 @@ from vision.card_pairs import (
     half_quads,
     seam,
 )
+from vision.cnn import ConvNet
 from vision.dice_features import hog
 from vision.memory import keep_freed_memory
 from vision.mlp import MLP
@@ -348,6 +349,34 @@ RATIO = 0.8  # a learned glyph is used where it is this much nearer than another
 VOTE_RATIO = 0.97
 
 
+_GLYPH_LEN = RANK_SIZE[0] * RANK_SIZE[1]  # the rank glyph's ink leads corner_features
+
+
+class GlyphRanks:
+    """The rank read by the rank MLP and a small convolutional network (vision/cnn.py) on
+    the rank glyph's ink (the first part of corner_features, RANK_SIZE) as a picture: the
+    mean of the two networks' probabilities. Whether the corner is a card's back is the
+    MLP's alone (the glyph alone tells a back badly: a court letter's ink was read as one).
+    Reads feature rows as the MLP does, with its classes (the ranks, then the back)."""
+
+    def __init__(self, mlp: MLP, cnn: ConvNet) -> None:
+        self.mlp = mlp
+        self.cnn = cnn
+        self.classes = mlp.classes
+
+    def probabilities(self, feats: NDArray[Any]) -> NDArray[Any]:
+        rows = np.asarray(feats, np.float32)
+        mlp = self.mlp.probabilities(rows)
+        back = mlp[:, len(RANKS):]
+        glyphs = rows[:, :_GLYPH_LEN].reshape(len(rows), RANK_SIZE[1], RANK_SIZE[0], 1)
+        ranks = self.cnn.probabilities(glyphs)[:, :len(RANKS)]
+        # the CNN's ranks share what the MLP leaves to the ranks, then meet the MLP's halfway
+        ranks = ranks / np.maximum(ranks.sum(axis=1, keepdims=True), 1e-12)
+        ranks = 0.5 * (mlp[:, :len(RANKS)] + ranks * (1 - back.sum(axis=1, keepdims=True)))
+        out: NDArray[Any] = np.concatenate([ranks, back], axis=1).astype(np.float32)
+        return out
+
+
 def _both_corners(faces: list[NDArray[Any]]) -> tuple[NDArray[Any], NDArray[Any]]:
     """The index corners' features of upright faces: the top left one's, and the other's
     (the same corner after a half turn), one row per face."""
@@ -389,7 +418,7 @@ def _nearest(bank: NDArray[Any], classes: NDArray[Any], row: NDArray[Any]) -> tu
 
 
 class CardReader:
-    def __init__(self, rank_net: MLP, suit_net: MLP) -> None:
+    def __init__(self, rank_net: MLP | GlyphRanks, suit_net: MLP) -> None:
         self.rank_net = rank_net
         self.suit_net = suit_net
         self.min_area_fraction = 0.006  # of the frame; smaller outlines are not cards
@@ -469,8 +498,13 @@ class CardReader:
         if not rank_path.is_file() or not suit_path.is_file():
             raise FileNotFoundError(f"no card model at {rank_path}: run python -m "
                                     "vision.train.train_cards")
-        rank_net, _ = MLP.load(rank_path)
+        rank_mlp, _ = MLP.load(rank_path)
         suit_net, _ = MLP.load(suit_path)
+        # the rank glyph's network (STEM_glyph.npz), where there is one, reads the rank
+        glyph_path = path.with_name(path.stem + "_glyph.npz")
+        rank_net: MLP | GlyphRanks = rank_mlp
+        if glyph_path.is_file():
+            rank_net = GlyphRanks(rank_mlp, ConvNet.load(glyph_path)[0])
         keep_freed_memory()  # a frame's arrays reused, not page-faulted afresh (vision/memory.py)
         return cls(rank_net, suit_net)
 
@@ -581,6 +615,13 @@ class CardReader:
         rank_a, rank_b = self.rank_net.probabilities(feats), self.rank_net.probabilities(other)
         suit_a, suit_b = self.suit_net.probabilities(feats), self.suit_net.probabilities(other)
         ranks, suits = _agree(rank_a, rank_b), _agree(suit_a, suit_b)
+        alone_a = alone_b = None
+        if isinstance(self.rank_net, GlyphRanks) and any(by_edges):
+            # the MLP's own ranks: an outline found by edges alone must read one card by
+            # them too (the mean is softer, and a fan's two cards' corners agreed by it:
+            # generated validation fan 500,011)
+            alone_a = self.rank_net.mlp.probabilities(feats).argmax(axis=1)
+            alone_b = self.rank_net.mlp.probabilities(other).argmax(axis=1)
         backs = np.zeros(len(quads), np.float32)
         if len(self.rank_net.classes) > len(RANKS):  # the last class is a card's back
             backs = ranks[:, len(RANKS)]
@@ -604,7 +645,8 @@ class CardReader:
                 # does not know (a sure reading in both corners is a face, kept)
                 out.face_down.append(Refused(corners, FACE_DOWN))
                 continue
-            if by_edges[k] and first != second:
+            if by_edges[k] and (first != second or (
+                    alone_a is not None and alone_b is not None and alone_a[k] != alone_b[k])):
                 # found by edges alone, the outline may still be two cards (a fan whose
                 # cards the edges do not part): only if both corners read the same card
                 out.refused.append(Refused(corners, OVERLAP))

@@ -30,24 +30,29 @@ def _torch() -> Any:
 
 def fit(x: NDArray[Any], y: NDArray[Any], widths: tuple[int, ...], classes: tuple[str, ...],
         epochs: int, seed: int = 0, batch: int = 128, max_lr: float = 3e-3,
-        smoothing: float = 0.05, log: bool = True, init: ConvNet | None = None) -> ConvNet:
+        smoothing: float = 0.05, log: bool = True, init: ConvNet | None = None,
+        turns: bool = True) -> ConvNet:
     """Train on NHWC float inputs ``x`` and integer labels ``y``. Each batch is turned by a
-    random quarter turn and mirrored (die faces and card-free crops keep their class), and
-    each channel's gain and offset and each pixel are jittered a little."""
+    random quarter turn and mirrored (die faces and card-free crops keep their class; not
+    with ``turns=False``: a card's 6 turned is a 9), and each channel's gain and offset and
+    each pixel are jittered a little. Inputs may be taller than wide (a card's rank glyph)
+    when not turned."""
     torch = _torch()
     nn, functional = torch.nn, torch.nn.functional
     torch.manual_seed(seed)
     torch.set_num_threads(1)
     inputs = torch.from_numpy(np.asarray(x, np.float32)).permute(0, 3, 1, 2).contiguous()
     labels = torch.from_numpy(np.asarray(y, np.int64))
-    channels, side = inputs.shape[1], inputs.shape[2]
+    channels, height, width = inputs.shape[1], inputs.shape[2], inputs.shape[3]
+    if turns and height != width:
+        raise ValueError("only square inputs can be turned")
 
     convs = []
-    c, s = channels, side
-    for w in widths:
-        convs.append(nn.Conv2d(c, w, 3, padding=1))
-        c, s = w, s // 2
-    fc = nn.Linear(s * s * c, len(classes))
+    c, h, w = channels, height, width
+    for out in widths:
+        convs.append(nn.Conv2d(c, out, 3, padding=1))
+        c, h, w = out, h // 2, w // 2
+    fc = nn.Linear(h * w * c, len(classes))
     layers = nn.ModuleList([*convs, fc])  # what the optimiser trains
     if init is not None:  # start from a trained network's weights (fine-tuning)
         with torch.no_grad():
@@ -76,9 +81,10 @@ def fit(x: NDArray[Any], y: NDArray[Any], widths: tuple[int, ...], classes: tupl
         for start in range(0, len(inputs), batch):
             idx = order[start : start + batch]
             xb, yb = inputs[idx], labels[idx]
-            xb = torch.rot90(xb, int(torch.randint(4, (1,), generator=gen)), (2, 3))
-            if float(torch.rand(1, generator=gen)) < 0.5:
-                xb = torch.flip(xb, (3,))
+            if turns:
+                xb = torch.rot90(xb, int(torch.randint(4, (1,), generator=gen)), (2, 3))
+                if float(torch.rand(1, generator=gen)) < 0.5:
+                    xb = torch.flip(xb, (3,))
             n = len(xb)
             xb = xb * (1 + 0.1 * torch.randn(n, channels, 1, 1, generator=gen))
             xb = xb + 0.1 * torch.randn(n, channels, 1, 1, generator=gen)

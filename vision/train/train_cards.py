@@ -294,6 +294,36 @@ def cached(cache: Path | None, name: str, make: Callable[[], Part]) -> Part:
 ENGLISH_DESIGNS = (*TRAIN_DESIGNS, *HELD_OUT_DESIGNS)
 
 
+def fold_samples(leave_out: str, cache: Path | None, scenes: int = 60, faces: int = 10000,
+                 art_scenes: int = 70, art_faces: int = 10000, font_faces: int = 10000,
+                 narrowest: float = 0.7) -> Part:
+    """The training corners' features, rank and suit labels of the fold without
+    ``leave_out`` (the generated designs' and each other English design's parts, kept in
+    ``cache`` if given)."""
+    designs = tuple(d for d in ENGLISH_DESIGNS if d != leave_out)
+    print("trained on", ", ".join(designs), flush=True)
+    parts = [cached(cache, f"generated-scenes-{scenes}", lambda: samples(range(scenes))),
+             cached(cache, f"generated-faces-{faces}",
+                    lambda: face_samples(faces, np.random.default_rng(0)))]
+    for k, design in enumerate(ENGLISH_DESIGNS):
+        if design not in designs:
+            continue
+        seeds = range(100_000 * k, 100_000 * k + art_scenes)  # below ART_VAL_SEED
+        parts.append(cached(cache, f"{design}-scenes-{art_scenes}",
+                            partial(art_scene_samples, seeds, (design,))))
+        parts.append(cached(cache, f"{design}-faces-{art_faces}",
+                            partial(art_face_samples, art_faces,
+                                    np.random.default_rng(1 + k), (design,))))
+        if font_faces:
+            narrow = "" if narrowest == 0.7 else f"-narrowest-{narrowest}"
+            parts.append(cached(cache, f"{design}-fonts-{font_faces}{narrow}",
+                                partial(font_samples, font_faces,
+                                        np.random.default_rng(11 + k), (design,),
+                                        narrowest)))
+    return (np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]),
+            np.concatenate([p[2] for p in parts]))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--scenes", type=int, default=60, help="generated-design scenes")
@@ -323,30 +353,9 @@ def main(argv: list[str] | None = None) -> int:
         from vision.train.font_index import fonts
 
         print(len(fonts()[0]), "fonts", flush=True)  # says what to install if missing
-    designs = tuple(d for d in ENGLISH_DESIGNS if d != args.leave_out)
-    print("trained on", ", ".join(designs), flush=True)
-    cache = args.cache
-    parts = [cached(cache, f"generated-scenes-{args.scenes}", lambda: samples(range(args.scenes))),
-             cached(cache, f"generated-faces-{args.faces}",
-                    lambda: face_samples(args.faces, np.random.default_rng(0)))]
-    for k, design in enumerate(ENGLISH_DESIGNS):
-        if design not in designs:
-            continue
-        seeds = range(100_000 * k, 100_000 * k + args.art_scenes)  # below ART_VAL_SEED
-        parts.append(cached(cache, f"{design}-scenes-{args.art_scenes}",
-                            partial(art_scene_samples, seeds, (design,))))
-        parts.append(cached(cache, f"{design}-faces-{args.art_faces}",
-                            partial(art_face_samples, args.art_faces,
-                                    np.random.default_rng(1 + k), (design,))))
-        if args.font_faces:
-            narrow = "" if args.narrowest == 0.7 else f"-narrowest-{args.narrowest}"
-            parts.append(cached(cache, f"{design}-fonts-{args.font_faces}{narrow}",
-                                partial(font_samples, args.font_faces,
-                                        np.random.default_rng(11 + k), (design,),
-                                        args.narrowest)))
-    x = np.concatenate([p[0] for p in parts])
-    ranks = np.concatenate([p[1] for p in parts])
-    suits = np.concatenate([p[2] for p in parts])
+    x, ranks, suits = fold_samples(args.leave_out, args.cache, args.scenes, args.faces,
+                                   args.art_scenes, args.art_faces, args.font_faces,
+                                   args.narrowest)
     print(len(x), "corner samples", flush=True)
     mean, scale = x.mean(axis=0), x.std(axis=0) + 1e-3
     rank_net = MLP.create([x.shape[1], args.hidden, len(RANKS) + 1], mean, scale,
