@@ -4,6 +4,7 @@ trained on, warm and dim light, face-down cards, calibration of other decks, and
 
 from __future__ import annotations
 
+from itertools import pairwise
 from pathlib import Path
 
 import cv2
@@ -210,7 +211,7 @@ def test_emulate_cards_lays_plays_the_game_takes(tmp_path: Path,
                  str(tmp_path / "cards.avi")]) == 0
     laid = [Card.parse(c) for c in capsys.readouterr().out.split()]
     assert len(laid) == GAME_CARDS == len(set(laid))
-    assert all(a.rank == b.rank or a.suit == b.suit for a, b in zip(laid, laid[1:]))
+    assert all(a.rank == b.rank or a.suit == b.suit for a, b in pairwise(laid))
     with pytest.raises(ValueError, match="--cards must be 1 to 13"):
         main(["--cards", "14", "--out", str(tmp_path / "more.avi")])
 
