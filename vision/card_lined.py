@@ -18,17 +18,11 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.card_pale import BORDER_INSET, _grown, _outlined
-from vision.card_refit import refit
+from vision.card_pale import BORDER_INSET, _grown, _judged, _outlined
 from vision.card_shapes import (
-    OVERLAP,
     SOLID,
-    _dense,
     _near_edge,
     _Planes,
-    _rough,
-    judge,
-    order_corners,
 )
 
 # the largest region beyond the cards found that may be left in the outline, by area
@@ -65,10 +59,7 @@ def _lined_cards(planes: _Planes, contour: NDArray[Any], min_area: float,
         quad: NDArray[Any] | str = ""
         hull = cv2.convexHull(region)
         if area >= min_area and area >= SOLID * cv2.contourArea(hull):
-            quad = judge(_dense(hull), shape)
-            if isinstance(quad, str) and quad == OVERLAP:
-                again = refit(_dense(region), _rough(hull))
-                quad = "" if again is None else order_corners(again)
+            quad = _judged(region, hull, shape)
         if isinstance(quad, str) or _near_edge(quad, shape):
             rest.append(region)
         else:

@@ -212,17 +212,25 @@ def _bordered_cards(planes: _Planes, min_area: float, shape: tuple[int, ...],
         hull = cv2.convexHull(region)
         if area < SOLID * cv2.contourArea(hull):
             continue
-        quad = judge(_dense(hull), shape)
-        if isinstance(quad, str) and quad == OVERLAP:
-            # its edge joined by the table's (a gutter's, a band's) or bitten by an index
-            again = refit(_dense(region), _rough(hull))
-            quad = "" if again is None else order_corners(again)
+        quad = _judged(region, hull, shape)
         if isinstance(quad, str) or _near_edge(quad, shape):
             continue
         quad = _grown(quad, BORDER_INSET)
         if _same(found + out, quad) is None and not _overlapping([quad, *found, *out]):
             out.append(quad)
     return out
+
+
+def _judged(region: NDArray[Any], hull: NDArray[Any], shape: tuple[int, ...]
+            ) -> NDArray[Any] | str:
+    """judge's verdict on a region closed off by edge lines (its hull); refused as
+    overlapping, the region fitted to its own straight stretches instead (its edge joined
+    by the table's, a gutter's, a band's, or bitten by an index), "" if that fails."""
+    quad = judge(_dense(hull), shape)
+    if isinstance(quad, str) and quad == OVERLAP:
+        again = refit(_dense(region), _rough(hull))
+        quad = "" if again is None else order_corners(again)
+    return quad
 
 
 SHRINK = -3.5  # the dilated edge line's outer side lies outside the card's side

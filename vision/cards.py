@@ -365,6 +365,11 @@ class GlyphRanks:
         self.classes = mlp.classes
 
     def probabilities(self, feats: NDArray[Any]) -> NDArray[Any]:
+        return self.both(feats)[0]
+
+    def both(self, feats: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any]]:
+        """The mean's probabilities, and the MLP's own (read_features checks an outline
+        found by edges alone by them too)."""
         rows = np.asarray(feats, np.float32)
         mlp = self.mlp.probabilities(rows)
         back = mlp[:, len(RANKS):]
@@ -374,7 +379,7 @@ class GlyphRanks:
         ranks = ranks / np.maximum(ranks.sum(axis=1, keepdims=True), 1e-12)
         ranks = 0.5 * (mlp[:, :len(RANKS)] + ranks * (1 - back.sum(axis=1, keepdims=True)))
         out: NDArray[Any] = np.concatenate([ranks, back], axis=1).astype(np.float32)
-        return out
+        return out, mlp
 
 
 def _both_corners(faces: list[NDArray[Any]]) -> tuple[NDArray[Any], NDArray[Any]]:
@@ -612,16 +617,17 @@ class CardReader:
             return out
         # the geometric mean of both corners' readings, so that a corner spoilt by glare
         # or blur is outvoted
-        rank_a, rank_b = self.rank_net.probabilities(feats), self.rank_net.probabilities(other)
+        alone_a = alone_b = None
+        if isinstance(self.rank_net, GlyphRanks):
+            # with the MLP's own ranks: an outline found by edges alone must read one card
+            # by them too (the mean is softer, and a fan's two cards' corners agreed by it:
+            # generated validation fan 500,011)
+            (rank_a, mlp_a), (rank_b, mlp_b) = self.rank_net.both(feats), self.rank_net.both(other)
+            alone_a, alone_b = mlp_a.argmax(axis=1), mlp_b.argmax(axis=1)
+        else:
+            rank_a, rank_b = self.rank_net.probabilities(feats), self.rank_net.probabilities(other)
         suit_a, suit_b = self.suit_net.probabilities(feats), self.suit_net.probabilities(other)
         ranks, suits = _agree(rank_a, rank_b), _agree(suit_a, suit_b)
-        alone_a = alone_b = None
-        if isinstance(self.rank_net, GlyphRanks) and any(by_edges):
-            # the MLP's own ranks: an outline found by edges alone must read one card by
-            # them too (the mean is softer, and a fan's two cards' corners agreed by it:
-            # generated validation fan 500,011)
-            alone_a = self.rank_net.mlp.probabilities(feats).argmax(axis=1)
-            alone_b = self.rank_net.mlp.probabilities(other).argmax(axis=1)
         backs = np.zeros(len(quads), np.float32)
         if len(self.rank_net.classes) > len(RANKS):  # the last class is a card's back
             backs = ranks[:, len(RANKS)]
