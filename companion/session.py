@@ -36,6 +36,7 @@ from companion.engine import (
     sentence,
 )
 from companion.games import find
+from companion.held import HeldReadings, dropped, full, waiting
 from companion.journal import (
     ACTION,
     CORRECT,
@@ -102,6 +103,7 @@ class _Pending:
     action: Action
     source: str
     confidence: float
+    question: str  # "I read ..., but I am not sure of a five"
 
 
 class Session:
@@ -143,6 +145,8 @@ class Session:
         self.applied: list[Action] = []  # the effective actions, after undo and corrections
         self.last_announcement = ""
         self.pending: _Pending | None = None
+        self.held = HeldReadings()  # a device's readings while a question is open
+        self._releasing = False
         self.listeners: list[Callable[[Session, Sequence[Event]], None]] = []
         # console commands added by what sits at the table (an engine opponent, a clock)
         self.commands: dict[str, Callable[[Session, list[str], TextCommand], Reply]] = {}
@@ -332,7 +336,34 @@ class Session:
         if extra is not None:
             return extra(self, obs)
         handler = _DEVICE_HANDLERS.get(type(obs), Session._on_reading)
+        if handler is Session._on_reading and self.pending is not None:
+            return self._hold(obs)
         return handler(self, obs)
+
+    def _hold(self, obs: Observation) -> Reply:
+        """Keep a reading that came while a question is open, to read after the answer."""
+        assert self.pending is not None
+        if not self.held.hold(obs):
+            raise IllegalAction(full(self.pending.question, self.held.limit))
+        log.info("held (%s) until the question is answered: %s", obs.source,
+                 type(obs).__name__)
+        text = waiting(self.pending.question, len(self.held))
+        self.say(text, Priority.REFUSAL)
+        return Reply(False, text)
+
+    def _release_held(self) -> None:
+        """Read the held readings, in order, until one asks a question again."""
+        if self._releasing:
+            return  # a held reading being read now
+        self._releasing = True
+        try:
+            while self.pending is None and self.stopped is None:
+                obs = self.held.take()
+                if obs is None:
+                    break
+                self.submit(obs)  # refused aloud, as it would have been when it came
+        finally:
+            self._releasing = False
 
     # One handler per observation type; anything else is a reading for the game.
 
@@ -408,12 +439,11 @@ class Session:
         there may be three fives)."""
         if confidence < self.confirm_below:
             self._validate(action)
-            self.pending = _Pending(action, source, confidence)
             which = " and ".join(_some(v, n) for v, n in Counter(doubts).items())
-            text = (
-                f"I read {self.state.describe_action(action)}, but I am not sure"
-                f"{' of ' + which if which else ''}: say yes, or type the values."
-            )
+            question = (f"I read {self.state.describe_action(action)}, but I am not sure"
+                        f"{' of ' + which if which else ''}")
+            self.pending = _Pending(action, source, confidence, question)
+            text = f"{question}: say yes, or type the values."
             self.say(text, Priority.REFUSAL)
             return Reply(False, text)
         return self.apply(action, source=source, confidence=confidence)
@@ -424,6 +454,7 @@ class Session:
         pending, self.pending = self.pending, None
         if not yes:
             self.say("Ignored. Please give the input again.", Priority.INFO)
+            self._release_held()  # the first held reading may be that input
             return Reply(True)
         return self.apply(pending.action, source=pending.source, confidence=1.0)
 
@@ -463,7 +494,9 @@ class Session:
         self.pending = None
         self._commit(action, source, confidence)
         self._settle()
-        return Reply(True, self.last_announcement)
+        reply = Reply(True, self.last_announcement)
+        self._release_held()  # what a device read while a question was open
+        return reply
 
     def load(self, actions: Sequence[Action], source: str) -> None:
         """Journal and apply the moves of a game record (PGN, PDN) to start from, without
@@ -494,6 +527,7 @@ class Session:
         self._notify(())
         self._settle(offer_choices=False)  # the undo message says what is expected
         self.pending = None
+        set_aside = self.held.drop()  # read against the game before the undo
         # Described on the state it was played from: "Undone: knight to f3", not "g1f3".
         words = (action_words(undone, self.game) if isinstance(undone, CHANCE_ACTIONS)
                  else self.state.describe_action(undone))
@@ -502,7 +536,10 @@ class Session:
         put_back = f"{sentence(put_back)} " if put_back else ""
         self.say(f"Undone: {words}. {put_back}" + sentence(self.state.expected()),
                  Priority.RESULT)
-        return Reply(True, self.last_announcement)
+        reply = Reply(True, self.last_announcement)
+        if set_aside:
+            self.say(dropped(set_aside), Priority.INFO)
+        return reply
 
     def correct(self, action: Action, source: str = "keyboard") -> Reply:
         """Replace the latest chance outcome of the same type (a misread die) by ``action``.
