@@ -43,14 +43,14 @@ class HeldReadings:
 
 
 def _readings(count: int) -> str:
-    return "1 later reading" if count == 1 else f"{count} later readings"
+    return "the reading" if count == 1 else f"the {count} readings"
 
 
 def waiting(question: str, count: int) -> str:
     """Said when a reading is held: the open question ("I read ..., but I am not sure of a
     five") again, and what waits behind it."""
     return (f"I am still waiting for an answer: {question}: say yes, or type the values. "
-            f"Then I read the {_readings(count)} that came after it.")
+            f"Then I will read {_readings(count)} that came after it.")
 
 
 def full(question: str, limit: int) -> str:
@@ -59,5 +59,8 @@ def full(question: str, limit: int) -> str:
 
 
 def dropped(count: int) -> str:
-    return (f"The {_readings(count)} held while I waited for an answer were set aside: give "
+    if count == 1:
+        return ("The reading held while I waited for an answer was set aside: give it again "
+                "if it still counts.")
+    return (f"The {count} readings held while I waited for an answer were set aside: give "
             "them again if they still count.")

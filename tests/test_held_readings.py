@@ -25,8 +25,8 @@ def unsure_king_then_sure_four(session: Session) -> None:
     held = session.submit(CardSeen(source="camera:0", card="4S", confidence=0.97))
     assert not held.accepted
     assert held.text == ("I am still waiting for an answer: I read Blue plays the king of "
-                         "spades, but I am not sure: say yes, or type the values. Then I read "
-                         "the 1 later reading that came after it.")
+                         "spades, but I am not sure: say yes, or type the values. Then I will "
+                         "read the reading that came after it.")
 
 
 def plays(session: Session) -> list[tuple[str, str]]:
@@ -64,7 +64,7 @@ def test_a_held_reading_unsure_in_turn_asks_and_holds_the_rest():
     session.submit(CardSeen(source="camera:0", card="KS", confidence=0.5))
     session.submit(CardSeen(source="camera:0", card="KH", confidence=0.4))  # Red, unsure
     session.submit(CardSeen(source="camera:0", card="3H", confidence=0.99))  # Blue
-    assert said.texts[-1].endswith("Then I read the 2 later readings that came after it.")
+    assert said.texts[-1].endswith("Then I will read the 2 readings that came after it.")
     session.command("yes")
     assert said.texts[-2:] == ["Blue plays the king of spades.",
                          "I read Red plays the king of hearts, but I am not sure: say yes, or "
@@ -91,7 +91,7 @@ def test_undo_sets_the_held_readings_aside_and_says_so():
     session.submit(CardSeen(source="camera:0", card="4S", confidence=0.97))
     session.submit(CardSeen(source="camera:0", card="5S", confidence=0.97))
     assert session.undo().accepted
-    assert said.texts[-1] == ("The 2 later readings held while I waited for an answer were set "
+    assert said.texts[-1] == ("The 2 readings held while I waited for an answer were set "
                         "aside: give them again if they still count.")
     assert len(session.held) == 0 and session.pending is None
     assert session.state.expected() == "Blue to play on the two of spades"
