@@ -83,11 +83,16 @@ def _seen(*names: str, refused: bool = False) -> SeenCards:
                      if refused else [])
 
 
+def _moving(count: int, shape: tuple[int, ...] = (1, 1, 3)) -> list[np.ndarray]:
+    """Frames that each differ from the one before (black, white, ...): every one is read."""
+    return [np.full(shape, 255 * (k % 2), np.uint8) for k in range(count)]
+
+
 def test_watcher_reports_each_card_once_when_stable() -> None:
     frames = [_seen("QS")] * 5 + [_seen("QS", "10H")] * 4 + [_seen()] * 4 + [_seen("QS")] * 3
     it = iter(frames)
     watcher = CardWatcher(lambda f: next(it), source="camera:test", stable=3)
-    out = [o for _ in frames for o in watcher.feed(np.zeros((1, 1, 3), np.uint8))]
+    out = [o for frame in _moving(len(frames)) for o in watcher.feed(frame)]
     assert [o.card for o in out if isinstance(o, CardSeen)] == ["QS", "10H", "QS"]
 
 
@@ -95,7 +100,7 @@ def test_watcher_ignores_flicker_and_complains_once_about_overlaps() -> None:
     frames = [_seen("QS"), _seen("KS"), _seen("QS"), _seen("KS")] + [_seen(refused=True)] * 6
     it = iter(frames)
     watcher = CardWatcher(lambda f: next(it), stable=3)
-    out = [o for _ in frames for o in watcher.feed(np.zeros((1, 1, 3), np.uint8))]
+    out = [o for frame in _moving(len(frames)) for o in watcher.feed(frame)]
     assert [type(o) for o in out] == [DeviceError]
 
 
@@ -108,13 +113,52 @@ def test_watcher_says_nothing_of_a_card_refused_on_its_way_in() -> None:
 
     moving = [refused_at(700.0 - 60 * k) for k in range(6)]  # 60 pixels a frame
     lying = [refused_at(340.0 + k % 2) for k in range(4)]  # a pixel of jitter
-    frame = np.zeros((720, 1280, 3), np.uint8)
+    frames = _moving(len(moving) + len(lying), (720, 1280, 3))
     it = iter(moving)
     watcher = CardWatcher(lambda f: next(it), stable=3)
-    assert [o for _ in moving for o in watcher.feed(frame)] == []
+    assert [o for frame in frames[: len(moving)] for o in watcher.feed(frame)] == []
     it = iter(lying)
-    out = [o for _ in lying for o in watcher.feed(frame)]
+    out = [o for frame in frames[len(moving) :] for o in watcher.feed(frame)]
     assert [type(o) for o in out] == [DeviceError]
+
+
+def test_a_still_table_is_read_again_only_now_and_then() -> None:
+    from vision.stillness import moved as still_moved
+    from vision.stillness import small_grey
+
+    """Once three readings agree, a frame that has not moved keeps the last reading (the
+    reader is not run), every 15th is read anyway; a moved frame is read at once, and so is
+    a slow slide that no two frames show but the frame last read does."""
+    calls: list[int] = []
+
+    def read(frame: np.ndarray) -> SeenCards:
+        calls.append(int(frame[0, 0, 0]))
+        return _seen("QS")
+
+    table = np.full((90, 160, 3), 100, np.uint8)
+    watcher = CardWatcher(read, stable=3)
+    out = [o for _ in range(40) for o in watcher.feed(table)]
+    assert [o.card for o in out if isinstance(o, CardSeen)] == ["QS"]
+    assert watcher.readings == 3 + 2  # the first three, then the 15th still frames twice
+    moved = table.copy()
+    moved[:30, :60] = 200  # a hand, or a card laid
+    watcher.feed(moved)
+    assert watcher.readings == 6
+    creep, before = moved.copy(), moved.copy()
+    for row in range(30, 44):  # a card's edge slid down a pixel a frame
+        creep[row, :8] = 200
+        assert not still_moved(small_grey(creep), small_grey(before))  # too little a frame
+        before = creep.copy()
+        watcher.feed(creep)
+    assert watcher.readings >= 6 + 3  # read again as it added up, before any recheck
+
+
+def test_a_flickering_reading_is_read_every_frame() -> None:
+    names = iter(["QS", "KS"] * 10)
+    watcher = CardWatcher(lambda f: _seen(next(names)), stable=3)
+    table = np.full((90, 160, 3), 100, np.uint8)
+    out = [o for _ in range(20) for o in watcher.feed(table)]
+    assert out == [] and watcher.readings == 20
 
 
 def test_calibrated_deck_never_loses_a_card_the_model_read(reader: CardReader) -> None:

@@ -29,7 +29,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import cv2
 import numpy as np
 from numpy.typing import NDArray
 
@@ -41,6 +40,7 @@ from companion.observations import (
     Observation,
 )
 from vision.dice import Die, Ranked
+from vision.stillness import MOTION_FRACTION, MOTION_LEVEL, moved, small_grey
 
 LEAN = 1.3  # dice whose centres are nearer than this many sides touch: one may lean on the other
 AGAIN = "Roll again or type the values."
@@ -97,7 +97,7 @@ class RestDetector:
                  source: str = "camera", area: Area | None = None,
                  settle: int = 2,  # 3 until 2026-11-27: a frame later, no reading changed
                  stable: int = 3, window: int = 5, give_up: int = 30,
-                 motion_level: float = 12.0, motion_fraction: float = 0.002,
+                 motion_level: float = MOTION_LEVEL, motion_fraction: float = MOTION_FRACTION,
                  unreadable: float = 0.35) -> None:
         self.read = read  # each still frame's quick reading (DiceReader.read_quick)
         # the whole reading, with the candidates ranked (DiceReader.read_ranked), of the
@@ -124,18 +124,6 @@ class RestDetector:
         self._moved = True  # the table moved since the last report (a new throw is possible)
         self.moving = False
 
-    def _small(self, frame: NDArray[Any]) -> NDArray[Any]:
-        grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
-        if self.area is not None:
-            x0, y0, x1, y1 = (int(round(v)) for v in self.area)
-            grey = grey[max(0, y0) : y1, max(0, x0) : x1]
-        h, w = grey.shape
-        step = max(1, max(h, w) // 160)
-        small = cv2.resize(grey, (max(1, w // step), max(1, h // step)),
-                           interpolation=cv2.INTER_AREA)
-        out: NDArray[Any] = cv2.GaussianBlur(small, (3, 3), 0)
-        return out
-
     def _in_area(self, die: Die) -> bool:
         if self.area is None:
             return True
@@ -143,10 +131,10 @@ class RestDetector:
         return x0 <= die.x <= x1 and y0 <= die.y <= y1
 
     def feed(self, frame: NDArray[Any]) -> list[Observation]:
-        small = self._small(frame)
-        if self._previous is not None and self._previous.shape == small.shape:
-            changed = cv2.absdiff(small, self._previous) > self.motion_level
-            self.moving = float(changed.mean()) > self.motion_fraction
+        small = small_grey(frame, self.area)
+        if self._previous is not None:  # the first frame is neither moving nor still
+            self.moving = moved(small, self._previous, self.motion_level,
+                                self.motion_fraction)
         self._previous = small
         if self.moving:
             self._moved = True

@@ -38,6 +38,7 @@ from companion.observations import CardSeen, DeviceError, DeviceStatus, Observat
 from companion.sources import Emit
 from vision.draw import draw_cards, draw_dice
 from vision.preview import Preview, preview_problem
+from vision.stillness import moved, small_grey
 from vision.tray import FloorWatch
 
 log = logging.getLogger("companion.vision")
@@ -164,14 +165,24 @@ def _refused_centre(seen: Any) -> tuple[float, float] | None:
     return (sum(x for x, _ in corners) / len(corners), sum(y for _, y in corners) / len(corners))
 
 
+def _summary(seen: Any) -> tuple[tuple[str, ...], int, int]:
+    return tuple(sorted(str(c.card) for c in seen.cards)), len(seen.refused), len(seen.face_down)
+
+
 @dataclass
 class CardWatcher:
     """Cards shown to the camera: each reported once when stable, again only after leaving;
-    an outline that cannot be read, once it has lain still for as long."""
+    an outline that cannot be read, once it has lain still for as long.
+
+    A table that stays still is not read again every frame: once ``stable`` readings in a
+    row are the same, a frame that has not moved since the last one read takes that reading
+    (as the next card is laid, the reader then has its whole time for it, instead of being
+    a frame or more behind the camera); every ``recheck``-th such frame is read anyway."""
 
     read: Callable[[NDArray[Any]], Any]  # CardReader.read
     source: str = "camera"
     stable: int = 3
+    recheck: int = 15  # half a second at 30 frames/s: a slow change of light is read in time
 
     def __post_init__(self) -> None:
         self._streak: dict[str, int] = {}
@@ -180,9 +191,29 @@ class CardWatcher:
         self._refusing = 0
         self._refused_at: tuple[float, float] | None = None
         self._complained = False
+        self._last: Any = None  # the last reading made, of the frame ``_read_at``
+        self._read_at: NDArray[Any] | None = None
+        self._same = 0  # readings in a row the same as the last
+        self._kept = 0  # still frames since the last reading made
+        self.readings = 0  # readings made (the rest were kept)
+
+    def _reading(self, frame: NDArray[Any]) -> Any:
+        """The reader's reading of ``frame``, or the last one where nothing has moved since
+        it was read (compared with that frame, so that a card slid slowly is seen moving)."""
+        small = small_grey(frame)
+        if (self._same >= self.stable and self._kept + 1 < self.recheck
+                and not moved(small, self._read_at)):
+            self._kept += 1
+            return self._last
+        seen = self.read(frame)
+        self.readings += 1
+        same = self._last is not None and _summary(seen) == _summary(self._last)
+        self._same = self._same + 1 if same else 1
+        self._last, self._read_at, self._kept = seen, small, 0
+        return seen
 
     def feed(self, frame: NDArray[Any]) -> list[Observation]:
-        seen = self.read(frame)
+        seen = self._reading(frame)
         out: list[Observation] = []
         now = {str(c.card): c for c in seen.cards}
         for name in list(self._streak):
