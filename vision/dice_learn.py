@@ -4,8 +4,9 @@ The reader's network ends in one linear layer over its features (vision/cnn.py).
 few throws of the players' dice at the calibrated scale, with the values the player
 confirmed, that layer is fitted again: the candidates at each die are that value, the
 candidates away from every die (the tray, its walls, the table) are "none", each in its four
-turns. The fit is pulled towards the shipped layer (``PULL``), so that a handful of throws
-moves it towards these dice without forgetting values it was not shown. Besides, the faces'
+turns and their mirror images. The fit is pulled towards the shipped layer (``PULL``), so that
+a handful of throws moves it towards these dice without forgetting values it was not shown.
+With a pair of networks (vision.cnn.NetMean) each learns its own layers (``partners``). Besides, the faces'
 and pips' colour and the die size are measured and said back in words.
 
 Stored in vision.json under ``dice.learned`` (docs/vision.md): the layer (float16, base64),
