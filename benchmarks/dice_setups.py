@@ -3,7 +3,8 @@
     companion bench dice-setups [--model PATH]... [--setup NAME]... [--tray-part test]
                                 [--photos odd|even] [--near-look] [--calibrated]
                                 [--known-count] [--failures] [--json]
-                                [--learn DICE [--count] [--values-only | --die-only]]
+                                [--learn DICE [--count] [--values-only | --die-only]
+                                 [--rest val|test]]
 
 Per set-up and finer group: per-die accuracy (missed and spurious dice count as errors),
 per-photo accuracy (every die right and nothing extra), spurious dice a photo, and how many
@@ -70,6 +71,10 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--no-bar", action="store_true",
                         help="with --learn: do not learn a candidate bar (as before the "
                         "evening of 2026-11-27)")
+    parser.add_argument("--rest", choices=("val", "test"),
+                        help="with --learn: read only half of the other photos, every other "
+                        "one from the first (val) or from the second (test): choose on one "
+                        "half, report the other")
     parser.add_argument("--near-look", action="store_true",
                         help="read again beside plausible smallest-size peaks (DiceReader."
                         "near_look, off by default)")
@@ -90,7 +95,8 @@ def main(argv: list[str]) -> int:
         photos = [p for p in photos if photo_number(p.name) % 2 == (args.photos == "odd")]
     if args.learn:
         return _learn(reader, args.setup or SETUPS, args.tray_part, args.learn, args.json,
-                      args.count, not args.values_only, not args.die_only, not args.no_bar)
+                      args.count, not args.values_only, not args.die_only, not args.no_bar,
+                      args.rest)
     scores = evaluate(reader, photos, reader.calibrate if args.calibrated else None,
                       args.known_count)
     if args.json:
@@ -114,14 +120,14 @@ def photo_number(name: str) -> int:
 
 def _learn(reader: Any, setups: Sequence[str], part: str | None, dice: int,
            as_json: bool, count: bool = False, die: bool = True, values: bool = True,
-           bar: bool = True) -> int:
+           bar: bool = True, rest: str | None = None) -> int:
     from vision.dice_setups import learn_and_evaluate, photos_of
 
     out: dict[str, Any] = {}
     for setup in setups:
         photos = photos_of(setup, part if setup == "tray" else None)
         before, scores, learned = learn_and_evaluate(reader, photos, dice, count, die, values,
-                                                      bar)
+                                                      bar, rest)
         out[setup] = {"learned": learned, "before": {k: v.to_json() for k, v in before.items()},
                       "setups": {k: v.to_json() for k, v in scores.items()}}
         if not as_json:
@@ -132,7 +138,8 @@ def _learn(reader: Any, setups: Sequence[str], part: str | None, dice: int,
                   f"{learned['die_used']} (gain {learned['die_gain']}), candidate bar "
                   f"{learned['bar']} used: {learned['bar_used']} (found "
                   f"{learned['bar_found']}, lost {learned['bar_lost']}, errors "
-                  f"{learned['bar_errors']:+d})): {learned['said']}")
+                  f"{learned['bar_errors']:+d}); the pair's other networks: "
+                  f"{learned['partners']}): {learned['said']}")
             for name, score in scores.items():
                 if name != "all":
                     print(f"  {name}, the other photos, before learning: "

@@ -280,3 +280,80 @@ def test_a_value_layer_that_reads_few_left_out_throws_better_is_not_used() -> No
     assert (back.throws_better, back.throws_worse) == (5, 1)
     assert "values_better" not in layer(None, None).to_json()
     assert Learned.from_json(layer(None, None).to_json(), shape).throws_better is None
+
+
+def test_each_network_of_a_pair_reads_with_the_layers_learned_on_it() -> None:
+    """With the shipped pair, the layers learned on the second network (``partners``) are
+    stored, read back and used on it; a partner learned on another network is not used
+    (that network reads as shipped), nor is one its own guard refused."""
+    from vision.cnn import NetMean
+    from vision.dice_learn import net_fingerprint, use
+
+    reader = DiceReader.load()
+    assert isinstance(reader.net, NetMean)
+    first, second = reader.net.nets
+    dims = first.params["fc"].shape[0]
+    shape = (dims, first.params["fc"].shape[1] - 1)
+
+    def layers(net: Any, model: str, gain: int) -> Learned:
+        return Learned(net.params["fc"][:, 1:] * 1.1, net.params["fcb"][1:], model,
+                       dice=40, counts={1: 40}, gain=gain, throws_better=5, throws_worse=1,
+                       dfc=np.full(dims, 0.01, np.float32), dfcb=0.5, die_gain=gain)
+
+    learned = layers(first, fingerprint(reader), 8)
+    learned.partners = [layers(second, net_fingerprint(second), 3)]
+    back = Learned.from_json(learned.to_json(), shape)
+    assert len(back.partners) == 1 and back.partners[0].model == net_fingerprint(second)
+    use(reader, back)
+    assert isinstance(reader.net, NetMean)
+    assert {"vfc", "dfc"} <= reader.net.nets[0].params.keys()
+    assert {"vfc", "dfc"} <= reader.net.nets[1].params.keys()
+    assert np.allclose(reader.net.nets[1].params["vfc"], second.params["fc"][:, 1:] * 1.1,
+                       rtol=1e-2, atol=1e-3)
+    for partner in (layers(second, "another model", 3), layers(second,
+                                                                net_fingerprint(second), 0)):
+        plain = DiceReader.load()
+        learned.partners = [partner]
+        use(plain, Learned.from_json(learned.to_json(), shape))
+        assert isinstance(plain.net, NetMean) and "vfc" in plain.net.nets[0].params
+        assert plain.net.nets[1].params.keys() == second.params.keys()
+
+
+def test_the_shown_dice_are_learned_in_their_mirror_images_too() -> None:
+    """A die's face seen in a mirror is a face of the same value: each shown crop is learned
+    in its four turns and their mirror images, with the same label."""
+    from vision.dice import DIE_SIDE
+    from vision.dice_learn import examples
+
+    reader = DiceReader.load()
+    reader.calibrate(DIE_SIDE)
+    throw = _faint_throw(60, [(120, 120, 3), (330, 110, 5)])
+    crops, labels, kinds = examples(reader, throw)
+    n = len(crops) // 8
+    assert len(crops) == 8 * n and sorted(set(labels[labels > 0])) == [3, 5]
+    for k in range(4):
+        assert np.array_equal(crops[(4 + k) * n : (5 + k) * n],
+                              np.flip(crops[k * n : (k + 1) * n], axis=2))
+        assert np.array_equal(labels[(4 + k) * n : (5 + k) * n], labels[:n])
+    assert (kinds[n:] < 0).all()  # the guard counts each crop once, in its first look
+
+
+@pytest.mark.skipif(not (MODEL_PATH.parent / "dice-tray.npz").is_file(),
+                    reason="the tray-only model is not in this checkout")
+def test_a_pair_learns_the_players_dice_on_both_its_networks(monkeypatch: Any) -> None:
+    """The tray-only model twice as a pair (neither saw a close-up), shown a few close-ups
+    with the player's count: the layers learned on each network find dice the pair missed
+    on the other close-ups, more than the same layers learned on the first network alone,
+    which its unadapted partner then averages half away."""
+    import vision.dice_learn as dice_learn
+
+    tray = MODEL_PATH.parent / "dice-tray.npz"
+    photos = photos_of("close-up")[::8]
+    before, both, learned = learn_and_evaluate(DiceReader.load(tray, tray), photos, 25,
+                                               count=True)
+    assert learned["partners"] and learned["partners"][0]["die_used"], learned
+    monkeypatch.setattr(dice_learn, "PARTNERS", False)
+    _, first, alone = learn_and_evaluate(DiceReader.load(tray, tray), photos, 25, count=True)
+    assert alone["partners"] == [] and alone["die_used"]
+    assert both["close-up"].correct > first["close-up"].correct > before["close-up"].correct
+    assert both["close-up"].missed < first["close-up"].missed

@@ -188,8 +188,12 @@ def shown_photos(photos: list[Photo], dice: int) -> list[Photo]:
     return shown
 
 
+REST_PARTS = ("val", "test")  # the other photos cut in two: every other one, from the first
+
+
 def learn_and_evaluate(reader: Any, photos: list[Photo], dice: int, count: bool = False,
-                       die: bool = True, values: bool = True, bar: bool = True
+                       die: bool = True, values: bool = True, bar: bool = True,
+                       rest_part: str | None = None
                        ) -> tuple[dict[str, SetupScore], dict[str, SetupScore], dict[str, Any]]:
     """`calibrate dice` learning the players' dice, measured: a few photos of the set-up
     (shown_photos) are read at their labelled scale, the readings matched to the labels give
@@ -198,9 +202,10 @@ def learn_and_evaluate(reader: Any, photos: list[Photo], dice: int, count: bool 
     there are and the reader adds its surest unaccepted candidates (dice_learn.missed_dice),
     confirmed the same way. The reader learns from them (vision/dice_learn.py; ``die``: P(die)
     too; not ``values``: the value layer is left unused; ``bar``: a candidate bar too) and
-    reads the set-up's other photos at their labelled scale. Their scores before and after
-    learning, and what was learned (in words, with the shown dice read right
-    before and after)."""
+    reads the set-up's other photos at their labelled scale (``rest_part``: only the first,
+    third, ... of them, "val", or the second, fourth, ..., "test": one half to choose methods
+    on, the other to report). Their scores before and after learning, and what was learned
+    (in words, with the shown dice read right before and after)."""
     from vision.dice import THRESHOLD
     from vision.dice_learn import Throw, describe, learn, missed_dice, use
 
@@ -222,12 +227,15 @@ def learn_and_evaluate(reader: Any, photos: list[Photo], dice: int, count: bool 
             confirmed.append((reading.x, reading.y, value))
         throws.append(Throw(image, confirmed, reader.scale))
     rest = [p for p in photos if p not in shown]
+    if rest_part is not None:
+        rest = rest[REST_PARTS.index(rest_part)::2]
     plain = evaluate(reader, rest, reader.calibrate)
     net = reader.net
     learned = learn(reader, throws, die, bar)
     learned.added = added
     if not values:
-        learned.gain = 0
+        for one in (learned, *learned.partners):
+            one.gain = 0
     use(reader, learned)
     after = 0
     for photo, throw in zip(shown, throws, strict=True):
@@ -244,6 +252,9 @@ def learn_and_evaluate(reader: Any, photos: list[Photo], dice: int, count: bool 
                            "die_gain": learned.die_gain, "bar": learned.bar,
                            "bar_used": learned.bar_used, "bar_found": learned.bar_found,
                            "bar_lost": learned.bar_lost, "bar_errors": learned.bar_errors,
+                           "partners": [{"values_used": p.used, "gain": p.gain,
+                                         "die_used": p.die_used, "die_gain": p.die_gain}
+                                        for p in learned.partners],
                            "said": words}
 
 
