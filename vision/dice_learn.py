@@ -410,6 +410,8 @@ HEAD_DIRECTIONS = 128
 def head_basis(features: NDArray[Any], directions: int) -> NDArray[Any]:
     """The shown crops' main feature directions, orthonormal (f, directions)."""
     centred = (features - features.mean(axis=0)).astype(np.float64)
+    # a randomized range finder (two power steps) instead of the full SVD: a tenth of the
+    # time on a dozen throws' crops, the same leading directions within noise
     probe = np.random.default_rng(0).normal(size=(centred.shape[1], directions + 8))
     q = np.linalg.qr(centred @ probe)[0]
     for _ in range(2):
@@ -606,15 +608,7 @@ def die_directions(features: NDArray[Any]) -> NDArray[Any]:
     """The shown crops' main feature directions (features, DIE_DIRECTIONS), scaled so that
     the crops' coordinates along them are about 1: the correction's few free numbers. From
     every shown crop, its label unused (so each left-out throw's crops shape them too)."""
-    centred = (features - features.mean(axis=0)).astype(np.float64)
-    # a randomized range finder (two power steps) instead of the full SVD: a tenth of the
-    # time on a dozen throws' crops, the same leading directions within noise
-    probe = np.random.default_rng(0).normal(size=(centred.shape[1], DIE_DIRECTIONS + 8))
-    q = np.linalg.qr(centred @ probe)[0]
-    for _ in range(2):
-        q = np.linalg.qr(centred @ (centred.T @ q))[0]
-    _, _, vt = np.linalg.svd(q.T @ centred, full_matrices=False)
-    basis = vt[:DIE_DIRECTIONS].T
+    basis = head_basis(features, DIE_DIRECTIONS)
     scale = float(np.abs(features @ basis).mean()) or 1.0
     out: NDArray[Any] = basis / scale
     return out
