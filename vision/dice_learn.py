@@ -7,7 +7,9 @@ candidates away from every die (the tray, its walls, the table) are "none", each
 turns and their mirror images. The fit is pulled towards the shipped layer (``PULL``), so that
 a handful of throws moves it towards these dice without forgetting values it was not shown.
 With a pair of networks (vision.cnn.NetMean) each learns its own layers (``partners``).
-Besides, the faces' and pips' colour and the die size are measured and said back in words.
+Besides, the faces' and pips' colour and the die size are measured and said back in words,
+and the pips' contrast sets a bar for extra candidates where pips are (learn_pips,
+vision/dice_pip_points.py), for dice the finder does not propose.
 
 Stored in vision.json under ``dice.learned`` (docs/vision.md): the layer (float16, base64),
 the shipped model's fingerprint (a layer learned on another model is not used) and what was
