@@ -71,6 +71,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--no-bar", action="store_true",
                         help="with --learn: do not learn a candidate bar (as before the "
                         "evening of 2026-11-27)")
+    parser.add_argument("--no-pips", action="store_true",
+                        help="with --learn: do not learn extra candidates from the players' "
+                        "pips (as before the fourth session of 2026-11-28)")
     parser.add_argument("--rest", choices=("val", "test"),
                         help="with --learn: read only half of the other photos, every other "
                         "one from the first (val) or from the second (test): choose on one "
@@ -96,7 +99,7 @@ def main(argv: list[str]) -> int:
     if args.learn:
         return _learn(reader, args.setup or SETUPS, args.tray_part, args.learn, args.json,
                       args.count, not args.values_only, not args.die_only, not args.no_bar,
-                      args.rest)
+                      args.rest, not args.no_pips)
     scores = evaluate(reader, photos, reader.calibrate if args.calibrated else None,
                       args.known_count)
     if args.json:
@@ -120,14 +123,14 @@ def photo_number(name: str) -> int:
 
 def _learn(reader: Any, setups: Sequence[str], part: str | None, dice: int,
            as_json: bool, count: bool = False, die: bool = True, values: bool = True,
-           bar: bool = True, rest: str | None = None) -> int:
+           bar: bool = True, rest: str | None = None, pips: bool = True) -> int:
     from vision.dice_setups import learn_and_evaluate, photos_of
 
     out: dict[str, Any] = {}
     for setup in setups:
         photos = photos_of(setup, part if setup == "tray" else None)
         before, scores, learned = learn_and_evaluate(reader, photos, dice, count, die, values,
-                                                      bar, rest)
+                                                      bar, rest, pips)
         out[setup] = {"learned": learned, "before": {k: v.to_json() for k, v in before.items()},
                       "setups": {k: v.to_json() for k, v in scores.items()}}
         if not as_json:
@@ -138,7 +141,10 @@ def _learn(reader: Any, setups: Sequence[str], part: str | None, dice: int,
                   f"{learned['die_used']} (gain {learned['die_gain']}), candidate bar "
                   f"{learned['bar']} used: {learned['bar_used']} (found "
                   f"{learned['bar_found']}, lost {learned['bar_lost']}, errors "
-                  f"{learned['bar_errors']:+d}); the pair's other networks: "
+                  f"{learned['bar_errors']:+d}); pips' candidates at {learned['pip_bar']} "
+                  f"used: {learned['pips_used']} (found {learned['pip_found']}, lost "
+                  f"{learned['pip_lost']}, errors {learned['pip_errors']:+d}); the pair's "
+                  "other networks: "
                   f"{learned['partners']}): {learned['said']}")
             for name, score in scores.items():
                 if name != "all":

@@ -357,3 +357,70 @@ def test_a_pair_learns_the_players_dice_on_both_its_networks(monkeypatch: Any) -
     assert alone["partners"] == [] and alone["die_used"]
     assert both["close-up"].correct > first["close-up"].correct > before["close-up"].correct
     assert both["close-up"].missed < first["close-up"].missed
+
+
+def _grey_throw(dice: list[tuple[int, int, int]], pip: int = 20) -> Any:
+    """A grey table with fives drawn at (x, y) whose faces are the table's grey and whose
+    pips are ``pip`` darker (working pixels of a reader calibrated to DIE_SIDE), each
+    confirmed as the value given (0: the player said it is no die): the finder, which looks
+    for colour far from the background, has no candidate there."""
+    import cv2
+
+    from vision.dice_learn import Throw
+
+    frame = np.full((240, 480, 3), 120, np.uint8)
+    for cx, cy, _ in dice:
+        cv2.rectangle(frame, (cx - 16, cy - 16), (cx + 16, cy + 16), (105,) * 3, 1)
+        for dx, dy in ((0, 0), (-1, -1), (1, 1), (-1, 1), (1, -1)):
+            cv2.circle(frame, (cx + dx * 8, cy + dy * 8), 3, (120 - pip,) * 3, -1)
+    return Throw(frame, [(float(x), float(y), v) for x, y, v in dice])
+
+
+def test_dice_with_no_candidate_are_found_by_their_pips_after_learning() -> None:
+    """Grey fives on a grey table: the finder proposes nothing, so the reader reads nothing.
+    Learned from four confirmed throws, the pips' candidates (vision/dice_pip_points.py) find
+    each left-out throw's dice with no error, are kept, and the reader then reads the dice
+    where they are; the same throws called "not a die" by the player are refused. A reader
+    with no learned entry proposes nothing of the kind."""
+    from vision.dice import DIE_SIDE
+    from vision.dice_learn import learn_pips, use
+
+    reader = DiceReader.load()
+    assert reader.propose is None
+    reader.calibrate(DIE_SIDE)
+    spots = [[(80 + 20 * i, 80), (240, 150 - 10 * i), (400 - 15 * i, 90)] for i in range(4)]
+    throws = [_grey_throw([(x, y, 5) for x, y in s]) for s in spots]
+    assert reader.read(throws[0].image) == []
+    bar, found, lost, errors = learn_pips(reader, throws)
+    assert bar is not None and bar > 0 and (found, lost, errors) == (12, 0, 0)
+    fc, fcb = reader.net.params["fc"], reader.net.params["fcb"]
+    learned = Learned(fc[:, 1:], fcb[1:], fingerprint(reader), dice=12, counts={5: 12},
+                      pip_bar=bar, pip_found=found, pip_lost=lost, pip_errors=errors)
+    assert learned.pips_used
+    assert "by their pips" in describe(learned, 32, 0, 12)
+    use(reader, learned)
+    read = reader.read(throws[1].image)
+    assert len(read) == 3 and all(d.value == 5 for d in read)
+    assert all(min(np.hypot(d.x - x, d.y - y) for x, y in spots[1]) < 4 for d in read)
+    reader.propose = None
+    called_none = [_grey_throw([(x, y, 5 if k == 0 else 0) for k, (x, y) in enumerate(s)])
+                   for s in spots]
+    bar, found, lost, errors = learn_pips(reader, called_none)
+    refused = Learned(fc[:, 1:], fcb[1:], fingerprint(reader), dice=12, counts={5: 12},
+                      pip_bar=bar, pip_found=found, pip_lost=lost, pip_errors=errors)
+    assert found == 4 and errors == 8 and not refused.pips_used
+    use(reader, refused)
+    assert reader.propose is None
+
+
+def test_learned_pip_candidates_are_stored_and_older_entries_load_without_them() -> None:
+    reader = DiceReader.load()
+    fc, fcb = reader.net.params["fc"], reader.net.params["fcb"]
+    shape = (fc.shape[0], fc.shape[1] - 1)
+    old = Learned(fc[:, 1:], fcb[1:], fingerprint(reader), dice=14, counts={1: 14}).to_json()
+    assert "pip_bar" not in old and Learned.from_json(old, shape).pip_bar is None
+    new = Learned(fc[:, 1:], fcb[1:], fingerprint(reader), dice=14, counts={1: 14},
+                  pip_bar=0.25, pip_found=5, pip_lost=1, pip_errors=2).to_json()
+    back = Learned.from_json(new, shape)
+    assert (back.pip_bar, back.pip_found, back.pip_lost, back.pip_errors) == (0.25, 5, 1, 2)
+    assert back.pips_used

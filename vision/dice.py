@@ -24,7 +24,7 @@ Confidence is P(die) * P(value | die). The learned model is reproduced by
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -444,6 +444,10 @@ class DiceReader:
         self.near_look = False
         self.second_look = True  # look again for peaks with the accepted dice blanked out
         self.skip_edges = True  # peaks on an edge (a tray's rim) are not read: see on_edge
+        # extra candidate centres from what calibrate dice learned of the players' dice
+        # (vision/dice_pip_points.py): called with a working image, its die side in its
+        # pixels and the finder's candidates; None (the shipped reader): the finder's alone
+        self.propose: Callable[[NDArray[Any], float, list[Point]], list[Point]] | None = None
         # optional tray area (x0, y0, x1, y1) in input pixels; dice outside are ignored
         self.area: tuple[float, float, float, float] | None = None
         # optional tray floor outline (points in input pixels, from calibrate dice): dice
@@ -684,6 +688,9 @@ class DiceReader:
         # two touching dice whose blob peaks between them; since the second look and the
         # merge of touching dice they gained nothing for 30% more crops: docs/vision.md)
         points = self._inside(self._first_peaks(dist, step), factor, left, top)
+        if self.propose is not None and self.scale is not None:
+            side = DIE_SIDE * factor / self.scale  # the zoom this picture is read at
+            points += self._inside(self.propose(work, side, points), factor, left, top)
         first = list(points)
         if not points:
             return [], first

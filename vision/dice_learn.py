@@ -7,7 +7,9 @@ candidates away from every die (the tray, its walls, the table) are "none", each
 turns and their mirror images. The fit is pulled towards the shipped layer (``PULL``), so that
 a handful of throws moves it towards these dice without forgetting values it was not shown.
 With a pair of networks (vision.cnn.NetMean) each learns its own layers (``partners``).
-Besides, the faces' and pips' colour and the die size are measured and said back in words.
+Besides, the faces' and pips' colour and the die size are measured and said back in words,
+and the pips' contrast sets a bar for extra candidates where pips are (learn_pips,
+vision/dice_pip_points.py), for dice the finder does not propose.
 
 Stored in vision.json under ``dice.learned`` (docs/vision.md): the layer (float16, base64),
 the shipped model's fingerprint (a layer learned on another model is not used) and what was
@@ -30,6 +32,7 @@ from numpy.typing import NDArray
 
 from vision.cnn import ConvNet, NetMean
 from vision.dice import DIE_SIDE, MERGE, THRESHOLD, DiceReader, Die, Point
+from vision.dice_pip_points import PipPoints, map_at, pip_map
 
 POSITIVE = 0.3  # a candidate within this many die sides of a confirmed die shows it ...
 NEGATIVE = 0.8  # ... and one farther than this from every die shows none
@@ -117,6 +120,12 @@ class Learned:
     # the same layers learned on each other network of a pair (vision.cnn.NetMean), each
     # guarded on its own (2026-11-28; entries before have none: the others read as shipped)
     partners: list[Learned] = field(default_factory=list)
+    # the pip-map bar for extra candidates (None: not learned, as in entries before the
+    # fourth session of 2026-11-28) and what they did on the shown throws (learn_pips)
+    pip_bar: float | None = None
+    pip_found: int = 0
+    pip_lost: int = 0
+    pip_errors: int = 0
 
     @property
     def used(self) -> bool:
@@ -137,6 +146,17 @@ class Learned:
                 and self.bar_lost + self.bar_errors <= self.bar_found)
 
     @property
+    def pips_used(self) -> bool:
+        """The pips' extra candidates are used when, each shown throw left out in turn, they
+        lost no more dice than they found and the dice found less those lost and the errors
+        added come above 0. (Not learn_bar's "finds more than it loses": the shown throws
+        hold few dice the reader missed, the close-ups' 19 only 3, so the pips could find
+        none there, while on the other close-ups they found 30 of 71 missed: docs/vision.md.)"""
+        return (self.pip_bar is not None and self.dice >= MIN_DICE
+                and self.pip_found >= self.pip_lost
+                and self.pip_found - self.pip_lost - self.pip_errors > 0)
+
+    @property
     def die_used(self) -> bool:
         return self.dfc is not None and self.die_gain > 0 and self.dice >= MIN_DICE
 
@@ -153,6 +173,9 @@ class Learned:
         if self.bar is not None:
             out.update({"candidate_bar": self.bar, "candidate_found": self.bar_found,
                         "candidate_lost": self.bar_lost, "candidate_errors": self.bar_errors})
+        if self.pip_bar is not None:
+            out.update({"pip_bar": round(self.pip_bar, 4), "pip_found": self.pip_found,
+                        "pip_lost": self.pip_lost, "pip_errors": self.pip_errors})
         if self.partners:
             out["partners"] = [p.to_json() for p in self.partners]
         return out
@@ -174,7 +197,10 @@ class Learned:
                    int(data.get("candidate_errors", 0)),
                    int(data["values_better"]) if "values_better" in data else None,
                    int(data["values_worse"]) if "values_worse" in data else None,
-                   [cls.from_json(p, shape) for p in data.get("partners", [])])
+                   [cls.from_json(p, shape) for p in data.get("partners", [])],
+                   float(data["pip_bar"]) if "pip_bar" in data else None,
+                   int(data.get("pip_found", 0)), int(data.get("pip_lost", 0)),
+                   int(data.get("pip_errors", 0)))
 
 
 def _pack(array: NDArray[Any]) -> str:
@@ -223,6 +249,8 @@ def use(reader: DiceReader, learned: Learned) -> None:
         reader.net = _with_learned(reader.net, learned)
     if learned.bar_used and learned.bar is not None:
         reader.threshold = learned.bar
+    if learned.pips_used and learned.pip_bar is not None:
+        reader.propose = PipPoints(learned.pip_bar)
 
 
 def examples(reader: DiceReader, throw: Throw
@@ -298,6 +326,12 @@ def missed_dice(reader: DiceReader, image: NDArray[Any], read: list[Die], count:
     # confirmed and teach the bar
     with _at_bar(reader, min(reader.threshold, BARS[-1])):
         points = reader.peaks(work, factor, left, top)
+    if reader.scale is not None and COUNT_PIPS:
+        # and where pips are, so that a die the finder never proposes (a grey die on a grey
+        # floor) can be confirmed and teach the pips' candidates (learn_pips)
+        side = DIE_SIDE * factor / reader.scale
+        points += reader._inside(PipPoints(COUNT_PIP_BAR)(work, side, points), factor, left,
+                                 top)
     if not points:
         return []
     probs = reader.net.probabilities(reader._inputs(work, points))
@@ -421,13 +455,14 @@ def head_basis(features: NDArray[Any], directions: int) -> NDArray[Any]:
     return out
 
 
-def learn(reader: DiceReader, throws: list[Throw], die: bool = True, bar: bool = True
-          ) -> Learned:
+def learn(reader: DiceReader, throws: list[Throw], die: bool = True, bar: bool = True,
+          pips: bool = True) -> Learned:
     """A layer for the players' dice from confirmed throws (read at the reader's calibrated
     scale), and their colours in words; with ``die``, a correction of P(die) too (the dice
     the reader missed are mostly candidates it called "none": docs/vision.md). Raises
     ValueError when the reader has no calibrated scale or no die was shown. With ``bar``, a
-    lower candidate bar too, for faint dice that have no candidate (learn_bar)."""
+    lower candidate bar too, for faint dice that have no candidate (learn_bar); with ``pips``,
+    extra candidates where the players' pips are (learn_pips)."""
     if reader.scale is None:
         raise ValueError("the die size is not calibrated")
     parts = [examples(reader, t) for t in throws]
@@ -455,16 +490,23 @@ def learn(reader: DiceReader, throws: list[Throw], die: bool = True, bar: bool =
     learned = fitted[0]
     learned.partners = fitted[1:]
     learned.faces, learned.pips = colours(reader, throws)
-    if bar and learned.dice >= MIN_DICE:
+    if (bar or pips) and learned.dice >= MIN_DICE:
         # judged with the layers just learned in use, as the bar would read (they were
         # fitted on the left-out throw too: the guard is a little kind to them)
-        net, kept = reader.net, reader.threshold
+        net, kept, propose = reader.net, reader.threshold, reader.propose
         use(reader, learned)
         try:
-            learned.bar, learned.bar_found, learned.bar_lost, learned.bar_errors = \
-                learn_bar(reader, throws)
+            if bar:
+                learned.bar, learned.bar_found, learned.bar_lost, learned.bar_errors = \
+                    learn_bar(reader, throws)
+            if pips:
+                # judged with the layers and the bar in use, as they would read
+                if learned.bar_used and learned.bar is not None:
+                    reader.threshold = learned.bar
+                (learned.pip_bar, learned.pip_found, learned.pip_lost,
+                 learned.pip_errors) = learn_pips(reader, throws)
         finally:
-            reader.net, reader.threshold = net, kept
+            reader.net, reader.threshold, reader.propose = net, kept, propose
     return learned
 
 
@@ -518,13 +560,24 @@ def _needed_bar(reader: DiceReader, throw: Throw) -> float | None:
     return None
 
 
-def _score_throw(reader: DiceReader, throw: Throw, bar: float
+def _score_throw(reader: DiceReader, throw: Throw, bar: float, propose: Any = None
                  ) -> tuple[set[int], int]:
-    """The throw read at candidate bar ``bar``: which confirmed dice were read (any value),
-    and its errors (a wrong value at a confirmed die, or a reading at no confirmed die)."""
-    with _at_bar(reader, bar), _at_scale(reader, throw):
-        read = reader.read(throw.image)
-        side = DIE_SIDE / (reader.scale or 1.0)
+    """The throw read at candidate bar ``bar`` (with ``propose``'s extra candidates): which
+    confirmed dice were read (any value), and its errors (a wrong value at a confirmed die,
+    or a reading at no confirmed die)."""
+    kept = reader.propose
+    reader.propose = propose
+    try:
+        with _at_bar(reader, bar), _at_scale(reader, throw):
+            read = reader.read(throw.image)
+            side = DIE_SIDE / (reader.scale or 1.0)
+    finally:
+        reader.propose = kept
+    return _matched(throw, read, side)
+
+
+def _matched(throw: Throw, read: list[Die], side: float) -> tuple[set[int], int]:
+    """_score_throw's figures of a reading."""
     found: set[int] = set()
     errors = 0
     for die in read:
@@ -569,6 +622,53 @@ def learn_bar(reader: DiceReader, throws: list[Throw]) -> tuple[float, int, int,
         lost += len(was - now)
         errors += now_err - was_err
     return chosen(bars), found, lost, errors
+
+
+COUNT_PIPS = True  # the player's count looks at the pips' peaks too (missed_dice)
+COUNT_PIP_BAR = 0.05  # ... down to this response (P(die) ranks them with the rest)
+PIP_SHARE = 0.5  # the pip bar: this share of the shown dice's 10th-percentile pip response
+PIP_LOW = 10  # ... (the percentile)
+
+
+def pip_responses(reader: DiceReader, throw: Throw) -> list[float]:
+    """The pip map (vision/dice_pip_points.py) at each confirmed die of a throw, at the
+    throw's scale."""
+    dice = [(x, y) for x, y, v in throw.dice if v > 0]
+    with _at_scale(reader, throw):
+        working = reader.working(throw.image)
+    if working is None or not dice:
+        return []
+    work, factor, left, top = working
+    response = pip_map(work, DIE_SIDE)
+    return [map_at(response, (x - left) * factor, (y - top) * factor) for x, y in dice]
+
+
+def pip_bar(responses: list[float]) -> float | None:
+    """The bar of the pips' extra candidates from the confirmed dice's responses (None:
+    none shown)."""
+    if not responses:
+        return None
+    return PIP_SHARE * float(np.percentile(responses, PIP_LOW))
+
+
+def learn_pips(reader: DiceReader, throws: list[Throw]
+               ) -> tuple[float | None, int, int, int]:
+    """A pip-map bar for extra candidates where the players' pips are (PipPoints), from the
+    confirmed dice; guarded as learn_bar: each throw left out in turn, the bar from the
+    other throws' dice reads it with the extra candidates and without; the bar (from all
+    throws), the dice found and lost, and the errors added less removed."""
+    responses = [pip_responses(reader, t) for t in throws]
+    found = lost = errors = 0
+    for i, throw in enumerate(throws):
+        bar = pip_bar([r for j, rs in enumerate(responses) if j != i for r in rs])
+        if bar is None or not any(v > 0 for _, _, v in throw.dice):
+            continue
+        was, was_err = _score_throw(reader, throw, reader.threshold)
+        now, now_err = _score_throw(reader, throw, reader.threshold, PipPoints(bar))
+        found += len(now - was)
+        lost += len(was - now)
+        errors += now_err - was_err
+    return pip_bar([r for rs in responses for r in rs]), found, lost, errors
 
 
 # tried in turn; the one that reads left-out throws best is kept (0.1 added 2026-11-28, on
@@ -769,6 +869,12 @@ def describe(learned: Learned, die_size: float, before: int, after: int) -> str:
                     if learned.bar_used else
                     " Looking for fainter dice did not read the throws I did not learn from "
                     "better, so I look for them as before.")
+    if learned.pip_bar is not None and learned.dice >= MIN_DICE:
+        finding += (f" I also look for your dice by their pips now: on throws I did not learn "
+                    f"from I found {learned.pip_found} dice more and lost {learned.pip_lost}."
+                    if learned.pips_used else
+                    " Looking for your dice by their pips did not read the throws I did not "
+                    "learn from better, so I do not.")
     if not learned.used and not learned.die_used:
         why = (f"That is too few to learn from (at least {MIN_DICE})"
                if learned.dice < MIN_DICE else

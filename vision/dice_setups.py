@@ -193,7 +193,7 @@ REST_PARTS = ("val", "test")  # the other photos cut in two: every other one, fr
 
 def learn_and_evaluate(reader: Any, photos: list[Photo], dice: int, count: bool = False,
                        die: bool = True, values: bool = True, bar: bool = True,
-                       rest_part: str | None = None
+                       rest_part: str | None = None, pips: bool = True
                        ) -> tuple[dict[str, SetupScore], dict[str, SetupScore], dict[str, Any]]:
     """`calibrate dice` learning the players' dice, measured: a few photos of the set-up
     (shown_photos) are read at their labelled scale, the readings matched to the labels give
@@ -201,7 +201,8 @@ def learn_and_evaluate(reader: Any, photos: list[Photo], dice: int, count: bool 
     the reader missed cannot be confirmed, unless ``count``: the player says how many dice
     there are and the reader adds its surest unaccepted candidates (dice_learn.missed_dice),
     confirmed the same way. The reader learns from them (vision/dice_learn.py; ``die``: P(die)
-    too; not ``values``: the value layer is left unused; ``bar``: a candidate bar too) and
+    too; not ``values``: the value layer is left unused; ``bar``: a candidate bar too;
+    ``pips``: extra candidates from the pips) and
     reads the set-up's other photos at their labelled scale (``rest_part``: only the first,
     third, ... of them, "val", or the second, fourth, ..., "test": one half to choose methods
     on, the other to report). Their scores before and after learning, and what was learned
@@ -231,7 +232,7 @@ def learn_and_evaluate(reader: Any, photos: list[Photo], dice: int, count: bool 
         rest = rest[REST_PARTS.index(rest_part)::2]
     plain = evaluate(reader, rest, reader.calibrate)
     net = reader.net
-    learned = learn(reader, throws, die, bar)
+    learned = learn(reader, throws, die, bar, pips)
     learned.added = added
     if not values:
         for one in (learned, *learned.partners):
@@ -244,7 +245,7 @@ def learn_and_evaluate(reader: Any, photos: list[Photo], dice: int, count: bool 
     words = describe(learned, float(np.median([labelled_scale(p) for p in shown])), before,
                      after)
     scores = evaluate(reader, rest, reader.calibrate)
-    reader.net, reader.scale, reader.threshold = net, None, THRESHOLD
+    reader.net, reader.scale, reader.threshold, reader.propose = net, None, THRESHOLD, None
     return plain, scores, {"shown_photos": len(shown), "shown_dice": learned.dice,
                            "shown_labelled": sum(len(p.dice) for p in shown),
                            "added": added, "values_used": learned.used,
@@ -252,6 +253,9 @@ def learn_and_evaluate(reader: Any, photos: list[Photo], dice: int, count: bool 
                            "die_gain": learned.die_gain, "bar": learned.bar,
                            "bar_used": learned.bar_used, "bar_found": learned.bar_found,
                            "bar_lost": learned.bar_lost, "bar_errors": learned.bar_errors,
+                           "pip_bar": learned.pip_bar, "pips_used": learned.pips_used,
+                           "pip_found": learned.pip_found, "pip_lost": learned.pip_lost,
+                           "pip_errors": learned.pip_errors,
                            "partners": [{"values_used": p.used, "gain": p.gain,
                                          "die_used": p.die_used, "die_gain": p.die_gain}
                                         for p in learned.partners],
