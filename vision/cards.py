@@ -350,20 +350,13 @@ VOTE_RATIO = 0.97
 
 
 _GLYPH_LEN = RANK_SIZE[0] * RANK_SIZE[1]  # the rank glyph's ink leads corner_features
-# the mean of two networks is less sure than either: its ranks are sharpened (p ** (1 / T),
-# renormalised) before _soften. Chosen on both validation sets (6,300,000.. and 6,500,000..,
-# 5,373 cards, each design by its fold; issue 15, 2026-11-28): it turns no card's reading;
-# sure readings 2,231 -> 2,870, still 1 wrong, and no other wrong reading within 0.1 of
-# the bar (at 0.7 one more)
-MEAN_TEMPERATURE = 0.8
 
 
 class GlyphRanks:
     """The rank read by the rank MLP and a small convolutional network (vision/cnn.py) on
     the rank glyph's ink (the first part of corner_features, RANK_SIZE) as a picture: the
-    mean of the two networks' probabilities, sharpened (MEAN_TEMPERATURE). Whether the
-    corner is a card's back is the MLP's alone (the glyph alone tells a back badly: a court
-    letter's ink was read as one).
+    mean of the two networks' probabilities. Whether the corner is a card's back is the
+    MLP's alone (the glyph alone tells a back badly: a court letter's ink was read as one).
     Reads feature rows as the MLP does, with its classes (the ranks, then the back)."""
 
     def __init__(self, mlp: MLP, cnn: ConvNet) -> None:
@@ -384,10 +377,7 @@ class GlyphRanks:
         ranks = self.cnn.probabilities(glyphs)[:, :len(RANKS)]
         # the CNN's ranks share what the MLP leaves to the ranks, then meet the MLP's halfway
         ranks = ranks / np.maximum(ranks.sum(axis=1, keepdims=True), 1e-12)
-        share = 1 - back.sum(axis=1, keepdims=True)
-        ranks = 0.5 * (mlp[:, :len(RANKS)] + ranks * share)
-        ranks = np.power(np.maximum(ranks, 1e-12), 1.0 / MEAN_TEMPERATURE)
-        ranks = ranks / np.maximum(ranks.sum(axis=1, keepdims=True), 1e-12) * share
+        ranks = 0.5 * (mlp[:, :len(RANKS)] + ranks * (1 - back.sum(axis=1, keepdims=True)))
         out: NDArray[Any] = np.concatenate([ranks, back], axis=1).astype(np.float32)
         return out, mlp
 
