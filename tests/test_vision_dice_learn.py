@@ -424,3 +424,12 @@ def test_learned_pip_candidates_are_stored_and_older_entries_load_without_them()
     back = Learned.from_json(new, shape)
     assert (back.pip_bar, back.pip_found, back.pip_lost, back.pip_errors) == (0.25, 5, 1, 2)
     assert back.pips_used
+
+
+def test_the_pips_bar_never_falls_to_zero() -> None:
+    """Dice whose pips barely show must not make every flat stretch of the map a candidate."""
+    from vision.dice_learn import COUNT_PIP_BAR, pip_bar
+
+    assert pip_bar([]) is None
+    assert pip_bar([0.0, 0.0, 0.001]) == COUNT_PIP_BAR
+    assert pip_bar([0.4] * 10) == 0.2  # half the shown dice's tenth percentile
