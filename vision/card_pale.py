@@ -212,13 +212,19 @@ def _bordered_cards(planes: _Planes, min_area: float, shape: tuple[int, ...],
         hull = cv2.convexHull(region)
         if area < SOLID * cv2.contourArea(hull):
             continue
-        quad = _judged(region, hull, shape)
-        if isinstance(quad, str) or _near_edge(quad, shape):
-            continue
-        quad = _grown(quad, BORDER_INSET)
-        if _same(found + out, quad) is None and not _overlapping([quad, *found, *out]):
-            out.append(quad)
+        _add_if_new(_judged(region, hull, shape), BORDER_INSET, shape, found, out)
     return out
+
+
+def _add_if_new(quad: NDArray[Any] | str, grow: float, shape: tuple[int, ...],
+                found: list[NDArray[Any]], out: list[NDArray[Any]]) -> None:
+    """Add a judged outline to ``out``, grown by ``grow``, unless it was refused, lies by
+    the picture's edge, or is or overlaps a card found already."""
+    if isinstance(quad, str) or _near_edge(quad, shape):
+        return
+    quad = _grown(quad, grow)
+    if _same(found + out, quad) is None and not _overlapping([quad, *found, *out]):
+        out.append(quad)
 
 
 def _judged(region: NDArray[Any], hull: NDArray[Any], shape: tuple[int, ...]
@@ -285,9 +291,5 @@ def _outlined(lines: NDArray[Any], offset: tuple[int, int], min_area: float,
                 again = refit(part, _rough(hull))
                 if again is not None:
                     quad = order_corners(again)
-            if isinstance(quad, str) or _near_edge(quad, shape):
-                continue
-            quad = _grown(quad, SHRINK)
-            if _same(found + out, quad) is None and not _overlapping([quad, *found, *out]):
-                out.append(quad)
+            _add_if_new(quad, SHRINK, shape, found, out)
     return out
